@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What restores triple overlap: tristream (all variants) under each knob in
 # turn, one results CSV for all (the knob columns tell them apart), and a
-# summary line per configuration: three-split against the ideal bound and
-# two-stream, and three-naive.
+# summary line per configuration (per configuration and point of a sweep
+# given after --): three-split against the ideal bound and two-stream, and
+# three-naive.
 #
 #   scripts/bench-knobs.sh [NGPUS] [-- extra tristream options]   (default 2 GPUs)
 #   ITERS=3000 REPEAT=3 (defaults) set the length of each configuration.
@@ -64,16 +65,33 @@ for c in "${configs[@]}"; do
   # or three-naive) is '-', as in the program's table (before: split/bnd
   # 0.000 where there was no bound); an OUT given again holds the earlier
   # runs' rows above bench_out_log's line: the figures start again there
-  # (before, a run without three-naive showed an earlier run's time)
+  # (before, a run without three-naive showed an earlier run's time).
+  # A point a line: a sweep (-- --sweep ring-bytes ...) gives each point's
+  # rows, told apart by their sizes, and each line names the size the
+  # points differ in, base@ring_bytes=8000 (before, the last point alone,
+  # under the configuration's bare name)
   awk -F, -v name="$name" '
     function shown(v) { return v == "" ? "-" : v }
-    /^# ==== another run/ { s = b = e = x = nv = ""; next }
+    /^# ==== another run/ { split("", seen); split("", s); split("", b); split("", e); split("", x); split("", nv); np = 0; next }
     /^#/ || $1 == "variant" { next }
-    $1 == "three-split" { s = $5; b = $9; e = $10; x = $8 }
-    $1 == "three-naive" { nv = $5 }
+    { k = $2 "," $3 "," $4; if (!(k in seen)) { seen[k] = 1; key[++np] = k } }
+    $1 == "three-split" { s[k] = $5; b[k] = $9; e[k] = $10; x[k] = $8 }
+    $1 == "three-naive" { nv[k] = $5 }
     END {
-      r = s > 0 && b > 0 ? sprintf("%.3f", s / b) : "-"
-      printf "%-20s %10s %10s %10s %8s %8s %12s\n", name, shown(s), shown(b), r, shown(e), shown(x), shown(nv)
+      if (np == 0) key[++np] = ""
+      nc = split("allreduce_bytes,ring_bytes,daxpy_bytes", col, ",")
+      split(key[1], first, ",")
+      for (i = 2; i <= np; i++) {
+        split(key[i], f, ",")
+        for (c = 1; c <= nc; c++) if (f[c] != first[c]) varies[c] = 1
+      }
+      for (i = 1; i <= np; i++) {
+        k = key[i]; label = name; sep = "@"
+        split(k, f, ",")
+        for (c = 1; c <= nc; c++) if (varies[c]) { label = label sep col[c] "=" f[c]; sep = "," }
+        r = s[k] > 0 && b[k] > 0 ? sprintf("%.3f", s[k] / b[k]) : "-"
+        printf "%-20s %10s %10s %10s %8s %8s %12s\n", label, shown(s[k]), shown(b[k]), r, shown(e[k]), shown(x[k]), shown(nv[k])
+      }
     }
   ' "$out/$name.csv"
 done

@@ -135,6 +135,7 @@ struct tl_fdtd {
     double *energy;              /* (step, energy) pairs */
     int64_t nenergy;
     int64_t step;                /* steps done */
+    int64_t nslices, slice_first; /* slices written (rank 0), said where the run fails */
     tl_fdtd_box *inner;          /* per subdomain: the part of the last step beside the exchange */
     tl_fdtd_stats stats;
 };

@@ -2135,6 +2135,33 @@ TL_TEST(knobs_summary_reads_this_runs_rows)
                  0);
 }
 
+/* bench-knobs.sh with a sweep (-- --sweep ring-bytes ...): a summary line
+ * per point, named by the size the points differ in, the same columns.
+ * Before: one line, the last point's figures under the bare name. */
+TL_TEST(knobs_summary_every_sweep_point)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], want[400];
+    knobs_fake_bench(t, fake, sizeof fake,
+                     "for p in '8000 40.00 36.00 90.0 1.100 50.00' '16000 45.00 40.00 88.0 1.050 55.00'; do\n"
+                     "  set -- $p\n"
+                     "  echo \"three-split,16,$1,67108864,$2,$2,$2,$5,$3,$4,0\"\n"
+                     "  echo \"three-naive,16,$1,67108864,$6,$6,$6,,,,0\"\n"
+                     "done\n");
+    tl_test_output r =
+        tl_test_capture("OUT=%s/k BENCH=%s scripts/bench-knobs.sh 1 -- --sweep ring-bytes --sweep-range 8K:16K:2", t,
+                        fake);
+    snprintf(want, sizeof want, "\n%-20s %10s %10s %10s %8s %8s %12s\n%-20s %10s %10s %10s %8s %8s %12s\n",
+             "base@ring_bytes=8000", "40.00", "36.00", "1.111", "90.0", "1.100", "50.00", "base@ring_bytes=16000",
+             "45.00", "40.00", "1.125", "88.0", "1.050", "55.00");
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, want), "want%s\nrc %d: %s%s", want, r.rc, r.out, r.err);
+    /* every configuration has its two lines and no bare one */
+    TL_ASSERT_MSG(tl_test_count(r.out, "@ring_bytes=8000 ") == 13 && tl_test_count(r.out, "@ring_bytes=16000 ") == 13 &&
+                      !strstr(r.out, "\nbase "),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+}
+
 /* bench-solvers-protocol.sh BACKEND=host, the dry run without a GPU that
  * REPRODUCE.md and scripts/README.md offer: trilap-solve runs every
  * schedule on the host backend and the summary has their rows. Before:
@@ -2860,7 +2887,7 @@ TL_TEST(petsc_compare_default_matrices_need_tl_data)
     tl_test_output_free(&r);
 }
 
-TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
+TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summary_every_sweep_point, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, slurm_templates_refused_runs_leave_no_folder,

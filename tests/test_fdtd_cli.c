@@ -23,19 +23,21 @@ static tl_test_output fdtd(const char *args)
     return tl_test_capture("OMP_NUM_THREADS=2 %s/trilap-fdtd %s", tl_test_bin(), args);
 }
 
-/* trilap-fdtd ARGS refuses with exit 2 and exactly the line err */
-static void refused_exit(const char *args, int rc, const char *err)
+/* trilap-fdtd ARGS refused with exit rc, exactly the line err, nothing on
+ * stdout (tl_test_refused_whole) */
+static void refused_with(int rc, const char *args, const char *err)
 {
-    tl_test_output r = fdtd(args);
-    TL_ASSERT_MSG(r.rc == rc, "%s: exit %d, not %d", args, r.rc, rc);
-    TL_ASSERT_STREQ(r.err, err);
-    tl_test_output_free(&r);
+    tl_test_refused_whole(rc, err, "OMP_NUM_THREADS=2 %s/trilap-fdtd %s", tl_test_bin(), args);
 }
 
-static void usage_error(const char *args, const char *err)
+/* trilap-fdtd ARGS refused with exit rc, one line holding want (tl_test_refused) */
+static void refused_saying(int rc, const char *args, const char *want)
 {
-    refused_exit(args, 2, err);
+    tl_test_refused(rc, want, "OMP_NUM_THREADS=2 %s/trilap-fdtd %s", tl_test_bin(), args);
 }
+
+/* a command line that cannot run: exit 2 */
+static void usage_error(const char *args, const char *err) { refused_with(2, args, err); }
 
 static int count_char(const char *s, char c)
 {
@@ -109,7 +111,7 @@ TL_TEST(help_says_what_the_program_does)
     r = fdtd("run --grid 8 --steps 2 --periodic");
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# cpml: none; periodic in every axis\n"), "%s%s", r.out, r.err);
     tl_test_output_free(&r);
-    refused_exit("run --grid 8 --steps 2 --periodic --cpml 2", 2,
+    refused_with(2, "run --grid 8 --steps 2 --periodic --cpml 2",
                  "trilap-fdtd: --periodic has no outer boundary for a CPML; drop --cpml 2 (or use --cpml 0)\n");
     r = fdtd("verify --help");
     TL_ASSERT_MSG(!strstr(r.out, "dt halves") && strstr(r.out, "whatever the ratio of their time steps") &&
@@ -127,13 +129,13 @@ TL_TEST(help_says_what_the_program_does)
                   "%s", r.out);
     tl_test_output_free(&r);
     /* --gpus is one process's: on ranks it was accepted and did nothing */
-    refused_exit("run --backend cuda --grid 16 --launcher threads --ranks 2 --device-comm host --decomp 1x1x2 "
-                 "--gpus 2", 2,
+    refused_with(2, "run --backend cuda --grid 16 --launcher threads --ranks 2 --device-comm host --decomp 1x1x2 "
+                    "--gpus 2",
                  "trilap-fdtd: --gpus 2 spreads the subdomains of one process over GPUs; in a run of ranks each rank's "
                  "subdomain is on the GPU the launcher binds it to, its local rank % the host's GPUs (drop --gpus; "
                  "CUDA_VISIBLE_DEVICES sets the GPUs)\n");
     /* verify time on two ranks: refused, as the --ranks help says */
-    refused_exit("verify time --grid 8 --launcher threads --ranks 2", 2,
+    refused_with(2, "verify time --grid 8 --launcher threads --ranks 2",
                  "trilap-fdtd: verify time runs on one rank; only verify decomp takes several (strategy ranks)\n");
     const char *dir = tl_test_tmpdir();
     char args[800];
@@ -176,6 +178,53 @@ TL_TEST(cfl_and_blowup_errors)
     /* a limit of 0 stopped every run at its first check, called unstable */
     usage_error("run --grid 16 --steps 2 --blowup 0",
                 "trilap-fdtd: invalid --blowup '0': out of range [1e-300, 1e+300] (try --help)\n");
+}
+
+/* A blow-up keeps the slices written before it (whole files: where it
+ * began) and says which after its error line; the results file and its
+ * manifest keep the earlier run alone, no row or block for the failed
+ * one. Before (58a8851): the same files, unsaid. */
+TL_TEST(blowup_says_the_slices_it_kept)
+{
+    const char *dir = tl_test_tmpdir();
+    const char *blow = "run --grid 16 --cpml 0 --steps 40 --amp 1e8 --f0 0.2 --blowup 10 --check-every 10";
+    char args[2048], want[1024], p[1024], ls[256];
+    snprintf(args, sizeof args, "run --grid 16 --cpml 0 --steps 4 --results %s/r.csv", dir);
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/r.csv", dir);
+    char *rows = tl_test_read(p);
+    snprintf(p, sizeof p, "%s/manifest.txt", dir);
+    char *manifest = tl_test_read(p);
+    snprintf(args, sizeof args, "%s --slice-every 3 --slice-dir %s/sl --results %s/r.csv", blow, dir, dir);
+    r = fdtd(args);
+    snprintf(want, sizeof want,
+             " is beyond the blow-up limit; the run is unstable (lower --dt or --cfl) or the source too strong\n"
+             "trilap-fdtd: note: the 3 slices written before the failure stay in %s/sl: steps 3 to 9, every 3 "
+             "(p-000003.txt to p-000009.txt)\n",
+             dir);
+    TL_ASSERT_MSG(r.rc == 1 && !strncmp(r.err, "trilap-fdtd: step 10: p = ", 26) && strstr(r.err, want) &&
+                      tl_test_count(r.err, "\n") == 2,
+                  "rc %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh_to(ls, sizeof ls, "ls %s/sl", dir), 0);
+    TL_ASSERT_STREQ(ls, "p-000003.txt\np-000006.txt\np-000009.txt\n");
+    char *manifest_after = tl_test_read(p);
+    snprintf(p, sizeof p, "%s/r.csv", dir);
+    char *rows_after = tl_test_read(p);
+    TL_ASSERT_STREQ(rows_after, rows);
+    TL_ASSERT_STREQ(manifest_after, manifest);
+    free(rows), free(rows_after), free(manifest), free(manifest_after);
+    /* one slice, on ranks: rank 0 wrote it and says so */
+    snprintf(args, sizeof args, "%s --slice-every 7 --slice-dir %s/one --decomp 1x2x2 --launcher threads --ranks 4",
+             blow, dir);
+    r = fdtd(args);
+    snprintf(want, sizeof want,
+             "\ntrilap-fdtd: rank 0: note: the slice written before the failure stays: %s/one/p-000007.txt (step 7)\n",
+             dir);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, want) && tl_test_count(r.err, "\n") == 2, "rc %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST(run_writes_its_files)
@@ -425,13 +474,9 @@ TL_TEST(compare_cpml_reports_overhead)
      * both runs (the reference's first, then over them) */
     snprintf(args, sizeof args, "run --grid 24 --cpml 4 --steps 5 --compare-cpml --slice-every 5 --slice-dir %.400s/cmp-sl",
              dir);
-    r = fdtd(args);
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: --compare-cpml times a run with CPML against one without, and --slice-every 5 "
-                           "writes files inside the timed steps of both (take slices in a run of their own, or drop "
-                           "--compare-cpml)\n");
-    TL_ASSERT(!r.out[0]);
-    tl_test_output_free(&r);
+    usage_error(args, "trilap-fdtd: --compare-cpml times a run with CPML against one without, and --slice-every 5 "
+                      "writes files inside the timed steps of both (take slices in a run of their own, or drop "
+                      "--compare-cpml)\n");
     snprintf(p[0][0], sizeof p[0][0], "%.400s/cmp-sl", dir);
     TL_ASSERT(access(p[0][0], F_OK) != 0);
 }
@@ -559,16 +604,6 @@ TL_TEST(verify_time_says_the_rounding_floor)
     tl_test_output_free(&r);
 }
 
-/* trilap-fdtd ARGS refuses with exit rc, the one line err, nothing on stdout */
-static void refused_with(int rc, const char *args, const char *err)
-{
-    tl_test_output r = fdtd(args);
-    TL_ASSERT_EQ(r.rc, rc);
-    TL_ASSERT_STREQ(r.err, err);
-    TL_ASSERT_STREQ(r.out, "");
-    tl_test_output_free(&r);
-}
-
 /* a configuration that cannot run: exit 2 */
 static void refused_before_printing(const char *args, const char *err) { refused_with(2, args, err); }
 
@@ -633,13 +668,11 @@ TL_TEST(command_line_mistakes_one_line)
  * here, for 3 minutes before its 2040^3 run was refused) */
 TL_TEST(verify_memory_checked_before_the_table)
 {
-    tl_test_output r = tl_test_capture("TRILAP_TEST_HOST_MEM=1e6 %s/trilap-fdtd verify time --grid 64", tl_test_bin());
-    TL_ASSERT_EQ(r.rc, 1);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: verify time, n = 64, CFL 0.8: the 64x64x64 grid (double) needs 8.0 MiB of "
-                           "host memory; 976.6 KiB is available\n");
-    TL_ASSERT_STREQ(r.out, "");
-    tl_test_output_free(&r);
-    r = tl_test_capture("TRILAP_TEST_HOST_MEM=2e9 %s/trilap-fdtd verify reflection --cells 1000", tl_test_bin());
+    tl_test_refused_whole(1,
+                          "trilap-fdtd: verify time, n = 64, CFL 0.8: the 64x64x64 grid (double) needs 8.0 MiB of "
+                          "host memory; 976.6 KiB is available\n",
+                          "TRILAP_TEST_HOST_MEM=1e6 %s/trilap-fdtd verify time --grid 64", tl_test_bin());
+    tl_test_output r = tl_test_capture("TRILAP_TEST_HOST_MEM=2e9 %s/trilap-fdtd verify reflection --cells 1000", tl_test_bin());
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd: verify reflection, 1x1x1: the 2040x2040x2040 grid (double) needs ") &&
                       tl_test_count(r.err, "\n") == 1 && !r.out[0],
@@ -835,6 +868,14 @@ TL_TEST(ghost_depth_advice_can_be_followed)
         {"run --grid 12 --periodic --decomp 2x1x1 --order 4 --s 2 --steps 1",
          "subdomain 0 has 6 points along x, fewer than the ghost depth g = 2 r s = 8 (order 4, s = 2); use a grid of "
          "at least 16 points along x, at most 1 subdomain along x, order 2, or s = 1"},
+        /* the thinnest subdomain is named, the cut's last ones (up to
+         * 58a8851 the first too thin: "subdomain 0 has 5 points") */
+        {"run --grid 9x16x16 --periodic --decomp 2x1x1 --steps 1",
+         "subdomain 1 has 4 points along x, fewer than the ghost depth g = 2 r s = 8 (order 8, s = 1); use a grid of "
+         "at least 16 points along x, at most 1 subdomain along x, or order 4 or lower"},
+        {"run --grid 23x16x16 --cpml 0 --decomp 3x1x1 --steps 1",
+         "subdomain 2 has 7 points along x, fewer than the ghost depth g = 2 r s = 8 (order 8, s = 1); use a grid of "
+         "at least 24 points along x, at most 2 subdomains along x, or order 4 or lower"},
         {"run --grid 4 --periodic --order 2 --steps 1", NULL}, /* g = 2 fits: runs */
         /* an experiment without --orders advises no order (up to e2e0d87 "or order 2") */
         {"verify time --grid 3", "verify time, n = 3, CFL 0.8: the grid has 3 points along x, fewer than the ghost "
@@ -1646,40 +1687,31 @@ TL_TEST(mpirun_refusal_one_line)
  * line, exit 2, nothing run. */
 TL_TEST(ranks_mismatch_is_one_line_exit_2)
 {
-    tl_test_output r = fdtd("run --grid 24 --cpml 4 --steps 4 --decomp 1x2x2 --launcher threads --ranks 3 --no-gpu");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 3 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
-                           "(--ranks 4, or mpirun -np 4)\n");
-    TL_ASSERT(!strstr(r.out, "run,cpu"));
-    tl_test_output_free(&r);
+    /* nothing on stdout (it checked for no row) */
+    usage_error("run --grid 24 --cpml 4 --steps 4 --decomp 1x2x2 --launcher threads --ranks 3 --no-gpu",
+                "trilap-fdtd: 3 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
+                "(--ranks 4, or mpirun -np 4)\n");
     usage_error("run --grid 24 --cpml 4 --steps 4 --strategy ranks --decomp 1x2x2",
                 "trilap-fdtd: 1 rank for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
                 "(--ranks 4, or mpirun -np 4)\n");
-    r = fdtd("run --grid 24 --cpml 4 --steps 4 --strategy copy --decomp 1x2x2 --launcher threads --ranks 4 --no-gpu");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "4 ranks with --strategy copy"));
-    tl_test_output_free(&r);
+    refused_saying(2, "run --grid 24 --cpml 4 --steps 4 --strategy copy --decomp 1x2x2 --launcher threads --ranks 4 --no-gpu",
+                   "4 ranks with --strategy copy");
     /* cuda on several ranks (strategy devcomm) needs a GPU bound to every
      * rank; without one the machine is short, not the command line: exit 1,
      * as trilap-solve and trilap-bench (it was 2) */
-    refused_exit("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu", 1,
-                "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
-                "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
-                "host)\n");
+    refused_with(1, "run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu",
+                 "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
+                 "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
+                 "host)\n");
     /* peer copies between ranks would need CUDA IPC: refused, named */
-    r = fdtd("run --backend cuda --strategy peer --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
-             "--device-comm host");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "2 ranks with --strategy peer: cudaMemcpyPeerAsync needs every "
-                                                       "subdomain in one process (CUDA IPC between ranks is not "
-                                                       "implemented); several ranks use --strategy devcomm"));
-    tl_test_output_free(&r);
-    r = fdtd("run --backend cuda --strategy nccl --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
-             "--device-comm host");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "2 ranks with --strategy nccl: that strategy moves ghosts "
-                                                       "inside one process; several ranks use --strategy devcomm"));
-    tl_test_output_free(&r);
+    refused_saying(2, "run --backend cuda --strategy peer --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
+                      "--device-comm host",
+                   "2 ranks with --strategy peer: cudaMemcpyPeerAsync needs every subdomain in one process (CUDA IPC "
+                   "between ranks is not implemented); several ranks use --strategy devcomm");
+    refused_saying(2, "run --backend cuda --strategy nccl --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
+                      "--device-comm host",
+                   "2 ranks with --strategy nccl: that strategy moves ghosts inside one process; several ranks use "
+                   "--strategy devcomm");
     /* each backend's per-rank strategy is its own: refused as any
      * strategy of the other backend (up to ea800d8 "2 ranks with
      * --strategy ranks: not a strategy of --backend cuda; ...") */
@@ -1696,16 +1728,16 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
     static const char *const one_rank[] = {"run --backend cuda --grid 24 --steps 4 --no-gpu",
                                            "verify energy --backend cuda --no-gpu"};
     for (size_t i = 0; i < sizeof one_rank / sizeof one_rank[0]; i++) {
-        r = fdtd(one_rank[i]);
+        tl_test_output r = fdtd(one_rank[i]);
         TL_ASSERT_MSG(r.rc == 1 && tl_test_count(r.err, "\n") == 1 && strstr(r.err, ": --backend cuda ") &&
                           !r.out[0],
                       "%s: exit %d: %s", one_rank[i], r.rc, r.err);
         tl_test_output_free(&r);
     }
-    refused_exit("verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu", 1,
-                "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
-                "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
-                "host)\n");
+    refused_with(1, "verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu",
+                 "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
+                 "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
+                 "host)\n");
     usage_error("verify energy --launcher threads --ranks 2 --no-gpu",
                 "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
     /* a per-rank strategy's subdomain is on its rank's GPU: --gpus did
@@ -1726,7 +1758,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
 }
 
-TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, receivers_empty_entry_refused, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
+TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, receivers_empty_entry_refused, cfl_and_blowup_errors, blowup_says_the_slices_it_kept, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, enumerated_options_refused_by_name, verify_says_its_step_count_first, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect, run_notes_what_its_source_and_receivers_miss,

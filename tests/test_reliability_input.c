@@ -163,10 +163,12 @@ TL_TEST(fdtd_verify_decomp_no_row_before_failure)
 {
     /* 1x1x2 would run, but 1x1x16 is too thin for the ghosts: refused
      * before any run, so no row of the first may stand as if the
-     * verification had passed (exit 2: the input's) */
+     * verification had passed (exit 2: the input's); the thinnest
+     * subdomain named, the first of the cut's 1-point ones (up to 58a8851
+     * subdomain 0, which has 2, and "1 points") */
     tl_test_output o =
         tl_test_capture("%s/trilap-fdtd verify decomp --decomps 1x1x2,1x1x16 --n 24 --steps 2 --ss 1", tl_test_bin());
-    refused(&o, 2, "subdomain 0 has 2 points along z", "fewer than the ghost depth");
+    refused(&o, 2, "subdomain 8 has 1 point along z", "fewer than the ghost depth");
     o = tl_test_capture("%s/trilap-fdtd verify decomp --decomps 1x1x2,nonsense --n 24 --steps 2 --ss 1", tl_test_bin());
     refused(&o, 2, "nonsense", "is not PXxPYxPZ, slab-z, block-xy or pencil-yz");
     o = tl_test_capture("%s/trilap-fdtd verify decomp --decomps 1x1x2 --n 24 --steps 2 --ss 1", tl_test_bin());

@@ -190,6 +190,21 @@ static inline void tl_test_output_free(tl_test_output *r)
     r->out = r->err = NULL;
 }
 
+/* tl_test_refused's check; `whole`: stderr is `want` itself and stdout
+ * is empty, for a refusal whose whole line is known. */
+static inline void tl_test_vrefused(int rc, const char *want, int whole, const char *fmt, va_list ap)
+{
+    char cmd[4096];
+    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
+    tl_test_output r = tl_test_capture("%s", cmd);
+    int ok = r.rc == rc && (whole ? !strcmp(r.err, want) && !r.out[0] : tl_test_one_line(r.err, want));
+    char said[1600];
+    snprintf(said, sizeof said, "%.300s: exit %d, want %d:\n%.600s%s%.300s\nwant:\n%.300s", cmd, r.rc, rc, r.err,
+             r.out[0] && whole ? "stdout:\n" : "", whole ? r.out : "", want);
+    tl_test_output_free(&r);
+    TL_ASSERT_MSG(ok, "%s", said);
+}
+
 /* The printf-style command `fmt` refused as a refusal must be: exit `rc`
  * and one line on stderr holding `want` (the shape of most refusal checks:
  * capture, one line, free). */
@@ -197,17 +212,22 @@ static inline void tl_test_refused(int rc, const char *want, const char *fmt, ..
     __attribute__((format(printf, 3, 4)));
 static inline void tl_test_refused(int rc, const char *want, const char *fmt, ...)
 {
-    char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
+    tl_test_vrefused(rc, want, 0, fmt, ap);
     va_end(ap);
-    tl_test_output r = tl_test_capture("%s", cmd);
-    int ok = r.rc == rc && tl_test_one_line(r.err, want);
-    char said[600];
-    snprintf(said, sizeof said, "exit %d, want %d:\n%s", r.rc, rc, r.err);
-    tl_test_output_free(&r);
-    TL_ASSERT_MSG(ok, "%s", said);
+}
+
+/* The same, the whole of stderr known: exit `rc`, stderr exactly `line`,
+ * nothing on stdout (a refusal before the work: test_fdtd_cli's). */
+static inline void tl_test_refused_whole(int rc, const char *line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void tl_test_refused_whole(int rc, const char *line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tl_test_vrefused(rc, line, 1, fmt, ap);
+    va_end(ap);
 }
 
 /* Run `cmd` through popen; the first cap - 1 bytes of its stdout in `out`.
