@@ -799,7 +799,7 @@ TL_TEST(specs_refused_in_one_line)
         {"gen:convdiff:8:1e-400", "'gen:convdiff:8:1e-400': PECLET '1e-400' is too small for a double"},
         {"gen:convdiff:8:1e400", "PECLET '1e400' is too large for a double"},
         {"gen:convdiff:8:1:2", "':2' after PECLET"},
-        {"gen:hetero2d:8:50", "PECLET '50' is out of range (hetero2d's decades, 0..12)"},
+        {"gen:hetero2d:8:50", "D '50' is out of range (hetero2d's decades, 0..12)"},
         {"gen:poisson7:+8", "N '+8' is not a whole number\n"},
         /* a whole number, out of range: it said "not a whole number in 1..2097151" */
         {"gen:poisson7:3000000", "'gen:poisson7:3000000': N '3000000' is out of range [1, 2097151]: 2097151 is the "
