@@ -174,7 +174,7 @@ const tl_option tl_tristream_options[] = {
      .type = TL_OPT_STRING,
      .offset = TRI(sweep_range),
      .metavar = "S:E[:F]",
-     .help = "sweep START:END:FACTOR, sizes with K/M/G"},
+     .help = "sweep START:END[:FACTOR] (FACTOR 2), sizes with K/M/G"},
     {.name = "progress",
      .type = TL_OPT_FLAG,
      .offset = TRI(progress),
@@ -661,9 +661,10 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
     cfg->sweep = o->sweep;
     if (cfg->sweep != TL_SWEEP_NONE) {
         const char *why = NULL;
+        /* the option typed is --sweep; the range is START:END[:FACTOR]
+         * (tl_sweep_parse: FACTOR defaults to 2) */
         if (!o->sweep_range)
-            return tl_bench_invalid("sweep-range", "",
-                                    "--sweep needs --sweep-range START:END:FACTOR");
+            return tl_bench_invalid("sweep", sweep_names[cfg->sweep], "needs --sweep-range START:END[:FACTOR]");
         if (tl_sweep_parse(o->sweep_range, &cfg->points, &cfg->npoints, &why) != TL_OK)
             return tl_bench_invalid("sweep-range", o->sweep_range, why);
         if (cfg->sweep != TL_SWEEP_ALLREDUCE_COUNT)

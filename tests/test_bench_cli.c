@@ -652,9 +652,22 @@ TL_TEST(host_stream_under_mpirun_refused_first)
     tl_test_output_free(&r);
 }
 
+/* --sweep without --sweep-range: the refusal names the option typed and
+ * the range's real syntax (it said "invalid --sweep-range ''", an option
+ * never given, and called the optional FACTOR required). */
+TL_TEST(sweep_without_range_names_sweep)
+{
+    tl_test_output r = bench("tristream --sweep ring-bytes");
+    TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, "trilap-bench: invalid --sweep 'ring-bytes': needs --sweep-range "
+                                             "START:END[:FACTOR] (try --help)\n"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
              gpu_subcommands_without_gpu_fail_cleanly, gpu_subcommands_without_gpu_say_what_runs,
              host_stream_with_results,
              host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, results_link_to_its_manifest, host_stream_allocation_failure_says_why,
-             host_stream_refusal_without_note, tristream_refusal_without_note, counts_refuse_byte_units, variants_name_the_bad_entry)
+             host_stream_refusal_without_note, tristream_refusal_without_note, counts_refuse_byte_units, variants_name_the_bad_entry,
+             sweep_without_range_names_sweep)

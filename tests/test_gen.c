@@ -239,7 +239,7 @@ TL_TEST(spec_parse_strict)
     TL_ASSERT_OK(tl_gen_parse_spec("gen:convdiff:16:0.25", &g));
     TL_ASSERT(g.kind == TL_GEN_CONVDIFF && g.n == 16 && g.peclet == 0.25);
     TL_ASSERT_OK(tl_gen_parse_spec("gen:hetero2d:6", &g));
-    TL_ASSERT(g.kind == TL_GEN_HETERO2D && g.peclet == TL_GEN_SPEC_PARAM);
+    TL_ASSERT(g.kind == TL_GEN_HETERO2D && g.peclet == 4.0); /* trilap-matgen hetero2d's default */
     TL_ASSERT_OK(tl_gen_parse_spec("gen:hetero2d:2097151:12", &g));
     TL_ASSERT(g.n == TL_GEN_MAX_N && g.peclet == 12.0);
     static const char *const bad[] = {
@@ -822,6 +822,36 @@ TL_TEST(matgen_reads_a_pipe)
                   out);
 }
 
+/* Each kind's default parameter is one: the matrix `trilap-matgen KIND N`
+ * writes equals gen:KIND:N's, entry by entry (convdiff's Peclet number was
+ * 1 in matgen, 0.5 in the spec; hetero2d's decades 4 and 0.5, so
+ * gen:hetero2d:20 took pcg 80 iterations where the file took 607). */
+TL_TEST(matgen_defaults_equal_the_specs)
+{
+    const char *mg = matgen();
+    static const char *const kinds[] = {"poisson7", "poisson27", "convdiff", "hetero2d"};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        const char *a = tl_test_path("cmd.mtx"), *b = tl_test_path("spec.mtx");
+        TL_ASSERT_EQ(tl_test_sh("%s %s 5 %s >/dev/null && %s convert gen:%s:5 %s >/dev/null", mg, kinds[k], a, mg,
+                                kinds[k], b),
+                     0);
+        tl_csr x, y;
+        TL_ASSERT_OK(tl_mm_read_csr(a, 1, &x, NULL));
+        TL_ASSERT_OK(tl_mm_read_csr(b, 1, &y, NULL));
+        TL_ASSERT_EQ(x.nrows, y.nrows);
+        TL_ASSERT_EQ(x.nnz, y.nnz);
+        for (int64_t i = 0; i <= x.nrows; i++)
+            TL_ASSERT_EQ(x.rowptr[i], y.rowptr[i]);
+        for (int64_t e = 0; e < x.nnz; e++) {
+            TL_ASSERT_EQ(x.colidx[e], y.colidx[e]);
+            TL_ASSERT_MSG(x.val[e] == y.val[e], "%s entry %lld: %.17g from `trilap-matgen %s`, %.17g from gen:%s:5",
+                          kinds[k], (long long)e, x.val[e], kinds[k], y.val[e], kinds[k]);
+        }
+        tl_csr_free(&x);
+        tl_csr_free(&y);
+    }
+}
+
 TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero2d_structure,
              streamed_equals_memory,
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
@@ -830,4 +860,4 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_refusals_say_why,
              matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout, matgen_outputs_refused_in_one_line,
              matgen_empty_parts_warned, matgen_empty_parts_one_row, matgen_takes_generated_specs,
-             matgen_empty_matrix_not_partitioned)
+             matgen_empty_matrix_not_partitioned, matgen_defaults_equal_the_specs)

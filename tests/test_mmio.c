@@ -1,6 +1,7 @@
 /* Matrix Market reader and writers: formats, expansion, gzip, and every
  * error case with its file:line message. */
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -232,6 +233,28 @@ TL_TEST(duplicates_summed_rows_sorted)
     tl_csr_free(&a);
 }
 
+/* Duplicates are summed however many there are: a 1 x 1 file with its one
+ * entry on two lines was refused, "wrong counts: 2 entries declared for a
+ * 1 x 1 matrix". A header declaring 10^15 entries is still refused before
+ * anything of that size is allocated (the address space is capped at
+ * 1 GiB, so an up-front reservation would fail as out of memory, not as
+ * this refusal). */
+TL_TEST(duplicates_beyond_rows_times_cols)
+{
+    tl_csr a;
+    const char *p = write_file("dup1.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 3\n"
+                                           "1 1 1\n1 1 1\n1 1 0.5\n");
+    TL_ASSERT_OK(tl_mm_read_csr(p, 1, &a, NULL));
+    TL_ASSERT_EQ(a.nrows, 1);
+    TL_ASSERT_EQ(a.nnz, 1);
+    TL_ASSERT_NEAR(a.val[0], 2.5, 0);
+    tl_csr_free(&a);
+    struct rlimit cap = {.rlim_cur = 1ull << 30, .rlim_max = 1ull << 30};
+    TL_ASSERT(setrlimit(RLIMIT_AS, &cap) == 0);
+    expect_error("%%MatrixMarket matrix coordinate real general\n2 2 1000000000000000\n1 1 1\n", 0, 2,
+                 "a 2 x 2 matrix with 1000000000000000 entries needs ");
+}
+
 TL_TEST(gzip_round_trip)
 {
 #if TL_HAVE_ZLIB
@@ -345,8 +368,10 @@ TL_TEST(error_counts)
                  "truncated file: 2 of 3");
     expect_error("%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n2 2 2\n", 0, 4,
                  "more entries");
-    expect_error("%%MatrixMarket matrix coordinate real general\n2 2 5\n1 1 1\n", 0, 2,
-                 "wrong counts");
+    /* more entries than rows x cols is no error (duplicates are summed):
+     * the file is short of what it declares */
+    expect_error("%%MatrixMarket matrix coordinate real general\n2 2 5\n1 1 1\n", 0, 3,
+                 "truncated file: 1 of 5 declared entries");
     expect_error("%%MatrixMarket matrix coordinate real general\n% only comments\n", 0, 2,
                  "no size line");
     expect_error("%%MatrixMarket matrix coordinate real general\n3 3\n", 0, 2,
@@ -508,6 +533,6 @@ TL_TEST(parse_buffer_limits)
 
 TL_TEST_MAIN(general_with_comments, symmetric_expansion_1138_bus, general_ani4,
              skew_symmetric_expansion, symmetric_one_triangle, pattern_and_integer, duplicates_summed_rows_sorted,
-             gzip_round_trip, gzip_truncated, gzin_peek_is_silent, error_banner, error_counts, error_indices,
+             duplicates_beyond_rows_times_cols, gzip_round_trip, gzip_truncated, gzin_peek_is_silent, error_banner, error_counts, error_indices,
              error_values, error_square_and_missing, vectors, vector_not_an_integer_names_the_line,
              parse_buffer_limits)

@@ -215,6 +215,23 @@ TL_TEST(metis_more_parts_than_rows)
     TL_ASSERT_MSG(strstr(out, "partition: metis (4 parts") && !strstr(out, "METIS not called"), "%s", out);
 }
 
+/* A coordinate partition file's entry may be the sum of several lines
+ * (README): four lines for three rows were refused, "wrong counts: 4
+ * entries declared for a 3 x 1 matrix". */
+TL_TEST(partition_coordinate_lines_summed)
+{
+    const char *p = tl_test_path("sum.part.mtx");
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fputs("%%MatrixMarket matrix coordinate integer general\n3 1 4\n1 1 1\n3 1 1\n3 1 1\n2 1 0\n", f);
+    fclose(f);
+    int part[3] = {-1, -1, -1};
+    TL_ASSERT_OK(tl_partition_read(p, 3, 3, part));
+    TL_ASSERT_EQ(part[0], 1);
+    TL_ASSERT_EQ(part[1], 0);
+    TL_ASSERT_EQ(part[2], 2);
+}
+
 TL_TEST(partition_file_round_trip)
 {
     int part[7] = {2, 0, 1, 1, 0, 2, 2}, back[7];
@@ -303,5 +320,5 @@ TL_TEST(metis_stub_or_single_part)
 }
 
 TL_TEST_MAIN(block_partition, block_partition_ranges, symmetrised_graph, stats_on_grid, stats_of_one_part, metis_1138_bus,
-             metis_generated_and_nonsymmetric, metis_more_parts_than_rows, partition_file_round_trip, partition_file_errors,
+             metis_generated_and_nonsymmetric, metis_more_parts_than_rows, partition_coordinate_lines_summed, partition_file_round_trip, partition_file_errors,
              metis_stub_or_single_part)

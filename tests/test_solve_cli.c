@@ -799,7 +799,7 @@ TL_TEST(specs_refused_in_one_line)
         {"gen:convdiff:8:1e-400", "'gen:convdiff:8:1e-400': PECLET '1e-400' is too small for a double"},
         {"gen:convdiff:8:1e400", "PECLET '1e400' is too large for a double"},
         {"gen:convdiff:8:1:2", "':2' after PECLET"},
-        {"gen:hetero2d:8:50", "PECLET '50' is out of range (hetero2d's decades, 0..12)"},
+        {"gen:hetero2d:8:50", "D '50' is out of range (hetero2d's decades, 0..12)"},
         {"gen:poisson7:+8", "N '+8' is not a whole number\n"},
         /* a whole number, out of range: it said "not a whole number in 1..2097151" */
         {"gen:poisson7:3000000", "'gen:poisson7:3000000': N '3000000' is out of range [1, 2097151]: 2097151 is the "
@@ -1596,6 +1596,116 @@ TL_TEST(omp_threads_beyond_the_cores_said)
     TL_ASSERT_MSG(!err_buf[0], "stderr %s", err_buf);
 }
 
+/* OMP_NUM_THREADS is read as OpenMP reads its first element, a positive
+ * whole number ("4,2" is 4); anything else (empty, as
+ * `export OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK` gives without
+ * --cpus-per-task) is taken as unset, cores / ranks, and said: libgomp
+ * answered such a value with every core for every rank. The thread count
+ * used is warned about whatever its source: OMP_NUM_THREADS=1000 ran
+ * without a word where --omp-threads 1000 was warned about. */
+TL_TEST(omp_num_threads_read_and_warned)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    char each[32];
+    snprintf(each, sizeof each, "%ld", cores / 2 > 1 ? cores / 2 : 1);
+    TL_ASSERT_EQ(run("OMP_NUM_THREADS= %s " QUICK " --launcher threads --ranks 2 gen:poisson7:4", bin()), 0);
+    if (!value("omp threads per rank", 0)) TL_SKIP("built without OpenMP (OPENMP=0): no thread count to choose");
+    TL_ASSERT_STREQ(value("omp threads per rank", 0), each);
+    char want[256];
+    snprintf(want, sizeof want,
+             "trilap-solve: note: OMP_NUM_THREADS '' is not a positive whole number: taken as unset, %s thread%s per "
+             "rank (cores / ranks on this host)\n", each, strcmp(each, "1") ? "s" : "");
+    TL_ASSERT_MSG(strstr(err_buf, want), "stderr %s", err_buf);
+    TL_ASSERT_EQ(run("OMP_NUM_THREADS=x2 %s " QUICK " --launcher threads --ranks 2 gen:poisson7:4", bin()), 0);
+    TL_ASSERT_STREQ(value("omp threads per rank", 0), each);
+    TL_ASSERT_MSG(strstr(err_buf, "trilap-solve: note: OMP_NUM_THREADS 'x2' is not a positive whole number"), "stderr %s",
+                  err_buf);
+    /* a list's first element, in silence */
+    TL_ASSERT_EQ(run("OMP_NUM_THREADS=1,2 %s " QUICK " --launcher threads --ranks 2 gen:poisson7:4", bin()), 0);
+    TL_ASSERT_STREQ(value("omp threads per rank", 0), "1");
+    TL_ASSERT_MSG(!err_buf[0], "stderr %s", err_buf);
+    TL_ASSERT_EQ(run("OMP_NUM_THREADS=1000 %s " QUICK " --launcher threads --ranks 2 gen:poisson7:4", bin()), 0);
+    TL_ASSERT_STREQ(value("omp threads per rank", 0), "1000");
+    snprintf(want, sizeof want,
+             "trilap-solve: warning: OMP_NUM_THREADS=1000 with 2 ranks on this host is 2000 threads for its %ld core%s: "
+             "they take turns, and the times measure the OS scheduler as much as the solver\n",
+             cores, cores == 1 ? "" : "s");
+    TL_ASSERT_MSG(!strcmp(err_buf, want), "stderr %s", err_buf);
+    /* --omp-threads wins over the environment, and is the one named */
+    TL_ASSERT_EQ(run("OMP_NUM_THREADS=1000 %s " QUICK " --launcher threads --ranks 1 --omp-threads 1 gen:poisson7:4",
+                     bin()), 0);
+    TL_ASSERT_STREQ(value("omp threads per rank", 0), "1");
+    TL_ASSERT_MSG(!err_buf[0], "stderr %s", err_buf);
+}
+
+/* The partition line whole, in the report and the manifest, however long
+ * the partition file's path: it was cut at 255 bytes, which lost the row
+ * range, the imbalance and the closing parenthesis of a 230-byte path. */
+TL_TEST(partition_description_whole)
+{
+    char dir[1024], part[1200], want[1400];
+    const char *folder = "a-folder-name-of-sixty-characters-to-make-the-path-long-0001";
+    snprintf(dir, sizeof dir, "%s/%s/%s/%s/%s", tl_test_tmpdir(), folder, folder, folder, folder);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p '%s'", dir), 0);
+    snprintf(part, sizeof part, "%s/part.mtx", dir);
+    TL_ASSERT(strlen(part) > 230);
+    FILE *f = fopen(part, "w");
+    TL_ASSERT(f);
+    fprintf(f, "%%%%MatrixMarket matrix array integer general\n64 1\n");
+    for (int i = 0; i < 64; i++)
+        fprintf(f, "%d\n", i / 32);
+    fclose(f);
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 2 --partition '%s' --results '%s/r.csv' gen:poisson7:4",
+                     bin(), part, dir),
+                 0);
+    snprintf(want, sizeof want, "\npartition: %s (2 parts, edge cut 16, rows 32..32, imbalance 1.000)\n", part);
+    TL_ASSERT_MSG(strstr(out_buf, want), "want %s in:\n%s", want + 1, out_buf);
+    char manifest[1300];
+    snprintf(manifest, sizeof manifest, "%s/manifest.txt", dir);
+    load(manifest);
+    TL_ASSERT_MSG(out_buf && strstr(out_buf, want), "want %s in the manifest:\n%s", want + 1, out_buf);
+}
+
+/* --results, and the manifest.txt beside it, over an input: the clash of
+ * options every other output gets, exit 2, nothing written (--results
+ * A.mtx A.mtx said the matrix's header was not the results', exit 1). */
+TL_TEST(results_over_an_input_refused)
+{
+    const char *d = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/m && cp %s %s/A.mtx && cp %s %s/m/manifest.txt", d,
+                            tl_test_matrix("ani1_nonsymm.mtx"), d, tl_test_matrix("ani1_nonsymm.mtx"), d),
+                 0);
+    char want[1200];
+    TL_ASSERT_EQ(run("%s " QUICK " --results %s/A.mtx %s/A.mtx", bin(), d, d), 2);
+    snprintf(want, sizeof want,
+             "trilap-solve: --results %s/A.mtx would write over the input %s/A.mtx: give the output a file of its own\n",
+             d, d);
+    TL_ASSERT_MSG(!strcmp(err_buf, want) && !out_buf[0], "stderr %s", err_buf);
+    TL_ASSERT_EQ(run("%s " QUICK " --results %s/m/r.csv %s/m/manifest.txt", bin(), d, d), 2);
+    snprintf(want, sizeof want,
+             "trilap-solve: --results (its manifest) %s/m/manifest.txt would write over the input %s/m/manifest.txt: "
+             "give the output a file of its own\n", d, d);
+    TL_ASSERT_MSG(!strcmp(err_buf, want) && !out_buf[0], "stderr %s", err_buf);
+    TL_ASSERT_EQ(tl_test_sh("cmp -s %s %s/A.mtx && cmp -s %s %s/m/manifest.txt && test ! -e %s/m/r.csv",
+                            tl_test_matrix("ani1_nonsymm.mtx"), d, tl_test_matrix("ani1_nonsymm.mtx"), d, d),
+                 0);
+}
+
+/* A generated matrix's parameter, default or given, on the matrix: line:
+ * gen:hetero2d:20 said "matrix: gen:hetero2d:20", which trilap-matgen
+ * hetero2d 20 (4 decades) was not. */
+TL_TEST(generated_matrix_names_its_parameter)
+{
+    static const char *const spec[][2] = {{"gen:hetero2d:6", "gen:hetero2d:6:4"},
+                                          {"gen:convdiff:4", "gen:convdiff:4:0.5"},
+                                          {"gen:convdiff:4:2", "gen:convdiff:4:2"},
+                                          {"gen:poisson7:4", "gen:poisson7:4"}};
+    for (size_t k = 0; k < sizeof spec / sizeof spec[0]; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " --solver bicgstab %s", bin(), spec[k][0]), 0);
+        TL_ASSERT_STREQ(value("matrix", 0), spec[k][1]);
+    }
+}
+
 TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2d_mpi,
              thread_launcher_every_method, runs_in_one_invocation_equal_single_runs,
              schedules_named_in_blocks_rows_and_manifest, output_keys_files_and_tables,
@@ -1609,4 +1719,6 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
              warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, matrix_scale_beyond_a_double_refused,
              true_residual_scaled_on_the_host, cg_restart_one_range_per_iteration, omp_threads_beyond_the_cores_said, meaningless_together_refused,
+             omp_num_threads_read_and_warned, partition_description_whole, results_over_an_input_refused,
+             generated_matrix_names_its_parameter,
              fixed_iterations_cg_restarts_mpi_equals_threads)

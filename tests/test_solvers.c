@@ -17,6 +17,7 @@
 #include "solvers/dist/partition.h"
 #include "solvers/methods/solve.h"
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 /* One solve on `nranks` thread ranks; rank 0 fills the outputs. */
 typedef struct run_spec {
@@ -1226,7 +1227,34 @@ TL_TEST(host_norm_is_scaled)
     TL_ASSERT(v == 0.0);
 }
 
-TL_TEST_MAIN(schedule_table, verdict_nan_without_sign, schedule_summaries_match_steps, method_registry,
+/* Each results row says its own repeat's stop: converged and reason were
+ * the last solve's on every row, beside per-repeat iterations. Repeats of
+ * one run on the host stop alike (same x0, same arithmetic), so the row
+ * writer is given a report whose repeats differ. */
+TL_TEST(results_rows_each_repeat_its_reason)
+{
+    int64_t its[2] = {40, 12};
+    double times[2] = {1e-3, 2e-3}, res[2] = {1e-3, 1e-9}, tres[2] = {1e-3, 1e-9};
+    tl_stop_reason why[2] = {TL_STOP_MAXIT, TL_STOP_RTOL};
+    tl_solve_report rep = {.ntimes = 2, .iterations = its, .times = times, .residuals = res,
+                           .true_residuals = tres, .reasons = why, .nglobal = 8, .nnz = 20};
+    rep.res.reason = TL_STOP_RTOL;
+    tl_solve_config cfg = {.params = {.rtol = 1e-8, .max_iterations = 40}, .repeat = 2};
+    tl_solve_labels lb = {.solver = "cg", .precond = "none", .schedule = "sync", .backend = "host",
+                          .matrix = "gen:poisson7:2", .nranks = 1};
+    const char *path = tl_test_path("rows.csv");
+    TL_ASSERT_OK(tl_solve_results_append(path, &lb, &cfg, &rep, NULL));
+    char *text = tl_test_slurp(path);
+    char want[2][256];
+    for (int k = 0; k < 2; k++)
+        snprintf(want[k], sizeof want[k], ",%d,%lld,%.6e,%.6e,%.6e,%s,%s,", k, (long long)its[k], res[k], tres[k],
+                 times[k], tl_stop_converged(why[k]) ? "yes" : "no", tl_stop_name(why[k]));
+    TL_ASSERT_MSG(strstr(text, want[0]) && strstr(text, want[1]), "want rows with %s and %s in:\n%s", want[0], want[1],
+                  text);
+    free(text);
+}
+
+TL_TEST_MAIN(results_rows_each_repeat_its_reason, schedule_table, verdict_nan_without_sign, schedule_summaries_match_steps, method_registry,
              backend_ops_all_schedules,
              spmv_dot_equals_spmv_and_dot,
              methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,

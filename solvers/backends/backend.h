@@ -288,6 +288,17 @@ struct tl_backend {
 const tl_backend_ops *tl_backend_find(const char *name);
 
 extern const tl_backend_ops tl_backend_host_ops;
+
+/* Where the host backend's thread count came from. */
+typedef enum { TL_OMP_FROM_OPTION, TL_OMP_FROM_ENV, TL_OMP_FROM_CORES, TL_OMP_ENV_INVALID } tl_omp_source;
+/* The OpenMP threads of a host rank: `asked` (--omp-threads) when > 0;
+ * else OMP_NUM_THREADS's first element ("4,2" is 4) when it is a positive
+ * whole number; else cores / `local_ranks`, TL_OMP_ENV_INVALID when
+ * OMP_NUM_THREADS was set to something else (empty, as
+ * `export OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK` gives without
+ * --cpus-per-task: libgomp answered it with every core, for every rank).
+ * The backend and the driver's warnings ask the same question here. */
+int tl_backend_host_threads(int asked, int local_ranks, tl_omp_source *source);
 /* solvers/backends/cuda/backend_cuda.c; without CUDA a listed backend whose create()
  * fails with `unavailable`. */
 extern const tl_backend_ops tl_backend_cuda_ops;

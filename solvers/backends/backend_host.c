@@ -21,9 +21,6 @@
 #include "runtime/marks.h"
 #include "runtime/timing.h"
 
-#if TL_HAVE_OPENMP
-#include <omp.h>
-#endif
 
 /* Below this many entries a loop runs on one thread: a parallel region
  * costs more than it saves. */
@@ -597,17 +594,30 @@ static tl_status host_finish(tl_backend *be)
 
 /* ---- life cycle --------------------------------------------------------- */
 
-static int host_default_threads(const tl_ctx *ctx)
+/* OMP_NUM_THREADS's first element as a positive int, else 0 */
+static int env_threads(const char *text)
 {
-    if (getenv("OMP_NUM_THREADS")) {
-#if TL_HAVE_OPENMP
-        return omp_get_max_threads();
-#endif
+    size_t len = strcspn(text, ",");
+    if (len == 0 || len > 9 || strspn(text, "0123456789") != len) return 0;
+    return atoi(text);
+}
+
+int tl_backend_host_threads(int asked, int local_ranks, tl_omp_source *source)
+{
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (asked > 0) {
+        *source = TL_OMP_FROM_OPTION;
+        return asked;
     }
+    int t = env ? env_threads(env) : 0;
+    if (t > 0) {
+        *source = TL_OMP_FROM_ENV;
+        return t;
+    }
+    *source = env ? TL_OMP_ENV_INVALID : TL_OMP_FROM_CORES;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int local = ctx->local_size > 0 ? ctx->local_size : 1;
-    long t = cores / local;
-    return t < 1 ? 1 : (int)t;
+    long each = cores / (local_ranks > 0 ? local_ranks : 1);
+    return each < 1 ? 1 : (int)each;
 }
 
 static void host_destroy(tl_backend **be)
@@ -648,7 +658,8 @@ static tl_status host_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
     hb = calloc(1, sizeof *hb);
     TL_CHECKGOTO(hb, TL_ERR_NOMEM, st, fail, "host backend");
     hb->comm = ctx->size > 1 || ctx->hc != NULL;
-    hb->nthreads = cfg->omp_threads > 0 ? cfg->omp_threads : host_default_threads(ctx);
+    tl_omp_source src;
+    hb->nthreads = tl_backend_host_threads(cfg->omp_threads, ctx->local_size, &src);
 #if !TL_HAVE_OPENMP
     hb->nthreads = 1;
 #endif

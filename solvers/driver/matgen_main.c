@@ -36,7 +36,7 @@ static const tl_option matgen_options[] = {
     {.name = "peclet",
      .type = TL_OPT_DOUBLE,
      .offset = offsetof(matgen_opts, peclet),
-     .def = "1",
+     .def = TL_GEN_DEFAULT_PECLET, /* gen:convdiff:N's too */
      .metavar = "P",
      .help = "convdiff: cell Peclet number (0 = symmetric 7-point)",
      .min = 0,
@@ -44,7 +44,7 @@ static const tl_option matgen_options[] = {
     {.name = "decades",
      .type = TL_OPT_DOUBLE,
      .offset = offsetof(matgen_opts, decades),
-     .def = "4",
+     .def = TL_GEN_DEFAULT_DECADES, /* gen:hetero2d:N's too */
      .metavar = "D",
      .help = "hetero2d: decades spanned by the edge coefficients (4: 1e-2 .. 1e2)",
      .min = 0,

@@ -58,6 +58,10 @@ typedef struct solve_opts {
     int scalars; /* tl_ask_scalars */
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
+    /* the matrix as the reports name it: a gen: spec with its parameter,
+     * default or given (tl_gen_spec_name), else `matrix` */
+    const char *matrix_name;
+    char gen_name[160];
     const tl_method *methods[MAX_SOLVERS];
     int nmethods;
     const tl_schedule *schedules[TL_SCHED_COUNT];
@@ -587,21 +591,33 @@ static void warn_idle_ranks(const solve_opts *o, int nparts, int64_t nrows, int 
             idle == 1 ? "it joins" : "they join");
 }
 
-/* --omp-threads beyond the cores its ranks on this host have each (what
- * its default, 0, gives them) runs, as one may ask to measure it, but is
- * said: 1000 threads on 2 cores was taken without a word, and such times
+/* The thread count each host rank will use, as the backend chooses it
+ * (tl_backend_host_threads), said where it cannot be what was meant: an
+ * OMP_NUM_THREADS that is no thread count, taken as unset (libgomp gave
+ * such a value every core, for every rank, in silence), and a count beyond
+ * the cores its ranks on this host have each, whatever its source (1000
+ * threads on 2 cores was taken without a word, and OMP_NUM_THREADS=8 on 2
+ * ranks still was): it runs, as one may ask to measure it, but such times
  * measure the OS scheduler as much as the method. */
-static void warn_omp_oversubscribed(const tl_ctx *ctx, const solve_opts *o)
+static void warn_omp_threads(const tl_ctx *ctx, const solve_opts *o)
 {
+    if (!TL_HAVE_OPENMP || !solve_backends[o->backend].omp) return;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int local = ctx->local_size > 0 ? ctx->local_size : 1;
     long each = cores / local > 1 ? cores / local : 1;
-    if (!solve_backends[o->backend].omp || o->omp_threads <= each || cores < 1) return;
+    tl_omp_source src;
+    int n = tl_backend_host_threads((int)o->omp_threads, local, &src);
+    if (src == TL_OMP_ENV_INVALID)
+        fprintf(stderr, "%s: note: OMP_NUM_THREADS '%s' is not a positive whole number: taken as unset, %d thread%s per "
+                "rank (cores / ranks on this host)\n", PROGRAM, getenv("OMP_NUM_THREADS"), n, n == 1 ? "" : "s");
+    if (n <= each || cores < 1) return;
+    char asked[96];
+    if (src == TL_OMP_FROM_OPTION) snprintf(asked, sizeof asked, "--omp-threads %d", n);
+    else snprintf(asked, sizeof asked, "OMP_NUM_THREADS=%.60s", getenv("OMP_NUM_THREADS"));
     fprintf(stderr,
-            "%s: warning: --omp-threads %lld with %d rank%s on this host is %lld threads for its %ld core%s: "
+            "%s: warning: %s with %d rank%s on this host is %lld threads for its %ld core%s: "
             "they take turns, and the times measure the OS scheduler as much as the solver\n",
-            PROGRAM, (long long)o->omp_threads, local, local == 1 ? "" : "s", (long long)o->omp_threads * local,
-            cores, cores == 1 ? "" : "s");
+            PROGRAM, asked, local, local == 1 ? "" : "s", (long long)n * local, cores, cores == 1 ? "" : "s");
 }
 
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
@@ -880,7 +896,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
                           .precond = tl_precond_name(cfg.bcfg.precond),
                           .schedule = sb->schedule_label ? sb->schedule_label : run->schedule->name,
                           .backend = solve_backends[o->backend].name,
-                          .matrix = o->matrix,
+                          .matrix = o->matrix_name,
                           .partition = partdesc,
                           .launcher = ctx->mode == TL_LAUNCH_MPI ? "mpi" : "threads",
                           .nranks = ctx->size};
@@ -977,7 +993,7 @@ static tl_status begin_manifest(tl_ctx *ctx, const solve_opts *o, const char *pa
     char *extra = malloc(n);
     tl_status st = extra && (traces || !o->trace) ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "the manifest's lines");
     if (st == TL_OK)
-        snprintf(extra, n, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s%s", o->matrix,
+        snprintf(extra, n, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s%s", o->matrix_name,
                  partdesc, sb->name, schedules_run(o, scheds, sizeof scheds), cuda ? "spmv: " : "", cuda ? o->spmv : "",
                  cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
                  cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "", traces ? traces : "");
@@ -989,6 +1005,15 @@ static tl_status begin_manifest(tl_ctx *ctx, const solve_opts *o, const char *pa
     return st;
 }
 
+/* The bytes load_inputs' partition description needs, the same on every
+ * rank (from the options): the spec, a file's path as long as it is, and
+ * the figures after it (a 256-byte buffer cut a 230-byte path's row range,
+ * imbalance and closing parenthesis off the report and the manifest). */
+static size_t partdesc_size(const solve_opts *o)
+{
+    return strlen(o->partition) + 512;
+}
+
 static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
 {
     solve_job *job = arg;
@@ -998,7 +1023,8 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     double *bg = NULL, *x0g = NULL, *bl = NULL, *x0l = NULL, *xl = NULL;
     int *part = NULL;
     tl_dist_matrix *dm = NULL;
-    char partdesc[256] = "";
+    char *partdesc = NULL;
+    const size_t ndesc = partdesc_size(o);
     const solve_backend *sb = &solve_backends[o->backend];
     int setup_done = 0;
 
@@ -1009,15 +1035,18 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
         tl_probe_gpu_roles(ctx); /* for an attached tool; each run's trace registers them again */
     }
+    partdesc = calloc(ndesc, 1);
+    lst = partdesc ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "a partition description of %zu bytes", ndesc);
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     if (ctx->rank == 0) {
-        lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
+        lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, ndesc);
         if (lst == TL_OK) {
             warn_nonsymmetric(o, &A);
-            warn_omp_oversubscribed(ctx, o);
+            warn_omp_threads(ctx, o);
         }
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    TL_TRYGOTO(tl_comm_bcast(ctx, partdesc, sizeof partdesc, 0), st, fail);
+    TL_TRYGOTO(tl_comm_bcast(ctx, partdesc, ndesc, 0), st, fail);
     TL_TRYGOTO(tl_dist_create(ctx, ctx->rank == 0 ? &A : NULL, part, &dm), st, fail);
     tl_csr_free(&A);
     free(part);
@@ -1061,6 +1090,7 @@ fail:
     free(bl);
     free(x0l);
     free(xl);
+    free(partdesc);
     return st;
 }
 
@@ -1194,6 +1224,18 @@ static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
     return NULL;
 }
 
+/* --results or the manifest.txt beside it over an input: the clash every
+ * other output gets, before the results file is read (--results A.mtx
+ * A.mtx said the matrix's header was not the results', exit 1); 1 after
+ * its line, else 0. */
+static int results_replace_input(const char *results, const char *const *inputs, size_t ninputs)
+{
+    char manifest[4096];
+    tl_results_manifest_path(results, manifest, sizeof manifest);
+    return tl_out_replaces_input(PROGRAM, "--results", results, inputs, ninputs) ||
+           tl_out_replaces_input(PROGRAM, "--results (its manifest)", manifest, inputs, ninputs);
+}
+
 /* Every file and folder the runs will write, checked before any work: a
  * bad one is one line naming the option and the path here, instead of an
  * error after the runs with the results half-written. 1 where a path
@@ -1215,6 +1257,7 @@ static int outputs_refused(const solve_opts *o)
     const struct {
         const char *option, *path;
     } files[] = {{"--history", o->history}, {"--solution", o->solution}};
+    if (o->results && results_replace_input(o->results, inputs, ninputs)) return 2;
     if (o->results && tl_out_check_as("--results", tl_solve_results_check, o->results) != TL_OK) return 1;
     if (o->results && tl_results_set_add(&seen, PROGRAM, o->results)) return 2;
     /* the results and their manifest, for the trace folders alone: a run's
@@ -1575,6 +1618,8 @@ int main(int argc, char **argv)
     if (refused) return 2;
     tl_gen spec_check;
     if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
+    tl_gen_spec_name(o.matrix, o.gen_name, sizeof o.gen_name);
+    o.matrix_name = strncmp(o.matrix, "gen:", 4) == 0 ? o.gen_name : o.matrix;
     const int missing = partition_missing(o.partition);
     if (missing) return missing;
     /* here, exit 2, for the variable; tl_petsc_init refuses the same in a

@@ -24,13 +24,20 @@ int tl_gen_kind_parse(const char *name)
     return -1;
 }
 
-/* The kind's parameter, when it takes one: its name and range. */
-static int gen_param(tl_gen_kind k, const char **name, double *max)
+/* The kinds' parameters: what the refusals call it, its range and its
+ * default (one for gen: specs and trilap-matgen's options) */
+static const struct gen_param_def {
+    const char *name, *field, *def;
+    double max;
+} param_defs[] = {
+    [TL_GEN_CONVDIFF] = {"convdiff's Peclet number", "PECLET", TL_GEN_DEFAULT_PECLET, TL_GEN_MAX_PECLET},
+    [TL_GEN_HETERO2D] = {"hetero2d's decades", "D", TL_GEN_DEFAULT_DECADES, TL_GEN_MAX_DECADES},
+};
+
+/* The kind's parameter, or NULL when it takes none. */
+static const struct gen_param_def *gen_param(tl_gen_kind k)
 {
-    if (k == TL_GEN_CONVDIFF) *name = "convdiff's Peclet number", *max = TL_GEN_MAX_PECLET;
-    else if (k == TL_GEN_HETERO2D) *name = "hetero2d's decades", *max = TL_GEN_MAX_DECADES;
-    else return 0;
-    return 1;
+    return (size_t)k < sizeof param_defs / sizeof param_defs[0] && param_defs[k].name ? &param_defs[k] : NULL;
 }
 
 #define SPEC_STR_(x) #x
@@ -88,20 +95,28 @@ tl_status tl_gen_parse_spec(const char *spec, tl_gen *g)
     *g = (tl_gen){.kind = (tl_gen_kind)k, .peclet = 0.0};
     const char *nwhy = spec_grid_size(field[2], &g->n);
     TL_INPUT_CHECK(!nwhy, TL_ERR_INVAL, "invalid generated matrix '%s': N '%s' %s", spec, field[2], nwhy);
-    const char *pname = NULL;
-    double pmax = 0.0;
-    int takes = gen_param(g->kind, &pname, &pmax);
-    TL_INPUT_CHECK(nf == 3 || takes, TL_ERR_INVAL,
+    const struct gen_param_def *pd = gen_param(g->kind);
+    TL_INPUT_CHECK(nf == 3 || pd, TL_ERR_INVAL,
                    "invalid generated matrix '%s': %s takes no PECLET, but ':%s' follows N", spec, field[1], field[3]);
     TL_INPUT_CHECK(nf <= 4, TL_ERR_INVAL, "invalid generated matrix '%s': ':%s' after PECLET (" SPEC_FORMAT ")", spec,
                    field[4]);
-    if (!takes) return TL_OK;
-    g->peclet = TL_GEN_SPEC_PARAM;
-    if (nf == 3) return TL_OK;
-    const char *why = spec_param(field[3], pmax, &g->peclet);
-    TL_INPUT_CHECK(!why, TL_ERR_INVAL, "invalid generated matrix '%s': PECLET '%s' %s (%s, 0..%.15g)", spec,
-                   field[3], why, pname, pmax);
+    if (!pd) return TL_OK;
+    const char *text = nf == 4 ? field[3] : pd->def;
+    const char *why = spec_param(text, pd->max, &g->peclet);
+    TL_INPUT_CHECK(!why, TL_ERR_INVAL, "invalid generated matrix '%s': %s '%s' %s (%s, 0..%.15g)", spec, pd->field,
+                   text, why, pd->name, pd->max);
     return TL_OK;
+}
+
+void tl_gen_spec_name(const char *spec, char *buf, size_t n)
+{
+    tl_gen g;
+    const struct gen_param_def *pd = NULL;
+    int given = 0;
+    for (const char *p = spec; (p = strchr(p, ':')); p++)
+        given++;
+    if (strncmp(spec, "gen:", 4) == 0 && given == 2 && tl_gen_parse_spec(spec, &g) == TL_OK) pd = gen_param(g.kind);
+    snprintf(buf, n, "%s%s%s", spec, pd ? ":" : "", pd ? pd->def : "");
 }
 
 const char *tl_gen_kind_name(tl_gen_kind k)

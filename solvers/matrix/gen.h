@@ -20,6 +20,7 @@
 #ifndef TL_GEN_H
 #define TL_GEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "solvers/matrix/csr.h"
@@ -39,19 +40,30 @@ typedef struct tl_gen {
 #define TL_GEN_MAX_N_WHY "2097151 is the largest N whose N^3 rows fit the 64-bit row index"
 #define TL_GEN_MAX_PECLET 1e6      /* convdiff */
 #define TL_GEN_MAX_DECADES 12.0    /* hetero2d: 1e-6 .. 1e6 */
-#define TL_GEN_SPEC_PARAM 0.5      /* gen:KIND:N without PECLET */
+/* Each kind's parameter when none is given, one default for both tools
+ * (gen:KIND:N and `trilap-matgen KIND N`, whose --peclet and --decades
+ * take these texts as their defaults): matgen's were 1 and 4, the spec's
+ * 0.5 for both, so gen:hetero2d:20 was not hetero2d 20's matrix. convdiff
+ * keeps the spec's 0.5, which committed results name as gen:convdiff:N;
+ * hetero2d takes matgen's 4 (its definition above, D = 4), which no
+ * committed result names as gen:hetero2d:N. */
+#define TL_GEN_DEFAULT_PECLET "0.5" /* convdiff */
+#define TL_GEN_DEFAULT_DECADES "4"  /* hetero2d */
 
 /* "poisson7" | "poisson27" | "convdiff" | "hetero2d" -> kind; -1 when unknown. */
 int tl_gen_kind_parse(const char *name);
 /* "gen:KIND:N[:PECLET]" (trilap-solve's matrix argument) -> *g: N a
  * decimal 1 .. TL_GEN_MAX_N (not a whole number, or out of range with
- * TL_GEN_MAX_N_WHY); PECLET, convdiff's Peclet number or
- * hetero2d's decades (default TL_GEN_SPEC_PARAM), a decimal within their
+ * TL_GEN_MAX_N_WHY); PECLET, convdiff's Peclet number or hetero2d's
+ * decades (default TL_GEN_DEFAULT_PECLET, TL_GEN_DEFAULT_DECADES), a decimal within their
  * ranges, and no PECLET for poisson7 and poisson27. Anything else (an
  * extra field, an empty one, a value a double cannot hold) is one line
  * naming the spec and what is wrong. */
 tl_status tl_gen_parse_spec(const char *spec, tl_gen *g);
 const char *tl_gen_kind_name(tl_gen_kind k);
+/* The spec as the reports name it: a kind's parameter, given or not, in
+ * it ("gen:hetero2d:20" -> "gen:hetero2d:20:4"); anything else as it is. */
+void tl_gen_spec_name(const char *spec, char *buf, size_t n);
 
 int64_t tl_gen_nrows(const tl_gen *g); /* n^3, or n^2 for hetero2d */
 int tl_gen_dims(const tl_gen *g);       /* 3, or 2 for hetero2d */

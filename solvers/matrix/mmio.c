@@ -321,17 +321,12 @@ static tl_status read_header(mm_src *s, mm_header *h, int64_t max_dim)
                        h->symmetry == TL_MM_SKEW ? "skew-symmetric" : "symmetric",
                        (long long)h->nrows, (long long)h->ncols);
     if (h->format == MM_COORD) {
+        /* no bound by rows x cols: duplicates are summed, so a 1 x 1 file
+         * may hold its entry on several lines. A header lying about its
+         * count costs nothing up front: the entries grow with the data
+         * (trip_push), and check_memory refuses a count no host could
+         * hold before anything is read. */
         h->nentries = dims[2];
-        /* nentries <= nrows * ncols, without overflow */
-        int too_many = h->nrows == 0 || h->ncols == 0 ? h->nentries > 0
-                                                      : h->nentries / h->ncols > h->nrows ||
-                                                            (h->nentries / h->ncols == h->nrows &&
-                                                             h->nentries % h->ncols != 0);
-        if (too_many)
-            return TL_FAIL(TL_ERR_PARSE,
-                           "%s:%lld: wrong counts: %lld entries declared for a %lld x %lld matrix",
-                           s->name, (long long)s->lineno, (long long)h->nentries,
-                           (long long)h->nrows, (long long)h->ncols);
     } else {
         if (h->ncols != 0 && h->nrows > INT64_MAX / 16 / h->ncols)
             return TL_FAIL(TL_ERR_PARSE, "%s:%lld: array too large", s->name, (long long)s->lineno);

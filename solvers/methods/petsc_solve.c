@@ -311,6 +311,7 @@ static tl_status record_solve(tl_ctx *ctx, KSP ksp, Mat A, Vec b, Vec x, Vec r, 
                  its > p->max_iterations ? "; KSPPIPECG does max_it + 1 iterations at its limit" : "");
     }
     tl_solve_true_verdict(p, &rep->res, tn);
+    rep->reasons[ik] = rep->res.reason;
 fail:
     return st;
 }

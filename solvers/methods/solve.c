@@ -218,6 +218,7 @@ void tl_solve_report_free(tl_solve_report *r)
     tl_solve_result_free(&r->res);
     free(r->times);
     free(r->iterations);
+    free(r->reasons);
     free(r->residuals);
     free(r->true_residuals);
     memset(r, 0, sizeof *r);
@@ -227,9 +228,10 @@ tl_status tl_solve_report_alloc(tl_solve_report *rep, int64_t nrep)
 {
     rep->times = calloc((size_t)nrep, sizeof *rep->times);
     rep->iterations = calloc((size_t)nrep, sizeof *rep->iterations);
+    rep->reasons = calloc((size_t)nrep, sizeof *rep->reasons);
     rep->residuals = calloc((size_t)nrep, sizeof *rep->residuals);
     rep->true_residuals = calloc((size_t)nrep, sizeof *rep->true_residuals);
-    TL_CHECK(rep->times && rep->iterations && rep->residuals && rep->true_residuals, TL_ERR_NOMEM,
+    TL_CHECK(rep->times && rep->iterations && rep->reasons && rep->residuals && rep->true_residuals, TL_ERR_NOMEM,
              "%lld repeats", (long long)nrep);
     return TL_OK;
 }
@@ -365,6 +367,7 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
         rep->true_residuals[ik] = tn / base;
         rep->true_rnorm = tn;
         tl_solve_true_verdict(&prm, &rep->res, tn);
+        rep->reasons[ik] = rep->res.reason;
     }
     TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
 
@@ -548,19 +551,21 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
 {
     static const char *const header = tl_solve_results_header;
     const tl_solve_params *p = &cfg->params;
-    /* the stop reason is prose ("fixed iteration count done (rtol = atol =
-     * 0, benchmark mode)"): no commas in it, so that every reader that
-     * splits on commas (awk -F, in scripts/, gnuplot) finds the columns
-     * after it */
-    char reason[256];
-    snprintf(reason, sizeof reason, "%s", tl_stop_name(rep->res.reason));
-    for (char *q = reason; *q; q++)
-        if (*q == ',') *q = ';';
     /* matrix names are file names: quoted (inner quotes doubled, RFC 4180)
      * so that commas cannot split the row */
     char matrix[1024];
     tl_results_quote(matrix, sizeof matrix, lb->matrix);
     for (int64_t k = 0; k < rep->ntimes; k++) {
+        /* each repeat's own stop (the last one's was on every row); the
+         * reason is prose ("fixed iteration count done (rtol = atol =
+         * 0, benchmark mode)"): no commas in it, so that every reader that
+         * splits on commas (awk -F, in scripts/, gnuplot) finds the
+         * columns after it */
+        const tl_stop_reason why = rep->reasons[k];
+        char reason[256];
+        snprintf(reason, sizeof reason, "%s", tl_stop_name(why));
+        for (char *q = reason; *q; q++)
+            if (*q == ',') *q = ';';
         /* solver_time_s is the max over ranks, so this is too; none
          * without iterations (b = 0, x0 a solution, --max-iterations 0),
          * where it said 0, a time the median of a column would take in,
@@ -575,7 +580,7 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
             "%lld,%s",
             lb->solver, lb->precond, lb->schedule, lb->backend, matrix, lb->nranks, (long long)k,
             (long long)rep->iterations[k], rep->residuals[k], rep->true_residuals[k], rep->times[k],
-            tl_stop_converged(rep->res.reason) ? "yes" : "no", reason, (long long)rep->nglobal,
+            tl_stop_converged(why) ? "yes" : "no", reason, (long long)rep->nglobal,
             (long long)rep->nnz, p->rtol, p->atol, p->base == TL_BASE_R0 ? "r0" : "b",
             (long long)p->max_iterations, (long long)cfg->warmup, rep->omp_threads,
             (long long)(cfg->warmup_iterations > 0 ? cfg->warmup_iterations : p->max_iterations),

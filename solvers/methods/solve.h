@@ -155,6 +155,7 @@ typedef struct tl_solve_report {
     int64_t ntimes;
     tl_stats time;                      /* min / median / max / mean of `times` */
     int64_t *iterations;                /* per timed solve */
+    tl_stop_reason *reasons;            /* per timed solve, after the true-residual verdict */
     double *residuals, *true_residuals; /* per timed solve, relative to the base */
     tl_opstat stats[TL_OP_COUNT]; /* summed over timed solves: ns max over ranks, bytes summed */
     int have_stats;
