@@ -616,16 +616,7 @@ TL_TEST(grow_out_of_memory)
         free(a);
     }
     /* 1 MiB rows under a limit 64 MiB above what the process maps now */
-    long pages = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    TL_ASSERT(f && fscanf(f, "%ld", &pages) == 1);
-    fclose(f);
-    struct rlimit rl;
-    TL_ASSERT_EQ(getrlimit(RLIMIT_AS, &rl), 0);
-    rlim_t limit = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (64 << 20);
-    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit) TL_SKIP("an address-space limit below 64 MiB more");
-    rl.rlim_cur = limit;
-    TL_ASSERT_EQ(setrlimit(RLIMIT_AS, &rl), 0);
+    TL_TEST_CAP_ADDRESS_SPACE(64 << 20);
     const size_t row = 1 << 20;
     unsigned char *a = NULL;
     size_t cap = 0, n = 0;

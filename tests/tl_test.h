@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define TL_TEST(name) static void name(void)
 
@@ -64,6 +66,25 @@
         printf("\n");                                                       \
         fflush(stdout);                                                     \
         exit(77);                                                           \
+    } while (0)
+
+/* Caps the process's address space `above` bytes over what it maps now,
+ * so that an allocation past that fails as out of memory; a fixed cap
+ * would be below what ASan maps before main (its shadow: terabytes), and
+ * the sanitizer itself would die. Skips where a lower limit is set. */
+#define TL_TEST_CAP_ADDRESS_SPACE(above)                                    \
+    do {                                                                    \
+        long tl_pages_ = 0;                                                 \
+        FILE *tl_f_ = fopen("/proc/self/statm", "r");                       \
+        TL_ASSERT(tl_f_ && fscanf(tl_f_, "%ld", &tl_pages_) == 1);          \
+        fclose(tl_f_);                                                      \
+        struct rlimit tl_rl_;                                               \
+        TL_ASSERT_EQ(getrlimit(RLIMIT_AS, &tl_rl_), 0);                     \
+        rlim_t tl_lim_ = (rlim_t)tl_pages_ * (rlim_t)sysconf(_SC_PAGESIZE) + (rlim_t)(above); \
+        if (tl_rl_.rlim_cur != RLIM_INFINITY && tl_rl_.rlim_cur < tl_lim_)  \
+            TL_SKIP("an address-space limit below %zu bytes more", (size_t)(above)); \
+        tl_rl_.rlim_cur = tl_lim_;                                          \
+        TL_ASSERT_EQ(setrlimit(RLIMIT_AS, &tl_rl_), 0);                     \
     } while (0)
 
 typedef struct tl_test_entry {
