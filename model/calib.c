@@ -128,19 +128,119 @@ static tl_status number_of(const char *field, const char *path, const char *col,
     return TL_OK;
 }
 
-/* Median of column `val` over the rows whose column `key` equals `want`. */
+/* The values a median is taken of, as many as the file holds (256 were
+ * kept before, the rest dropped in silence). */
+typedef struct samples {
+    double *x;
+    int n, cap;
+} samples;
+
+static tl_status samples_add(samples *s, double v)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 64;
+        double *x = realloc(s->x, (size_t)cap * sizeof *x);
+        TL_CHECK(x, TL_ERR_NOMEM, "a median's %d values", cap);
+        s->x = x;
+        s->cap = cap;
+    }
+    s->x[s->n++] = v;
+    return TL_OK;
+}
+
+static double samples_median(samples *s)
+{
+    qsort(s->x, (size_t)s->n, sizeof s->x[0], cmp_double);
+    return s->n % 2 ? s->x[s->n / 2] : 0.5 * (s->x[s->n / 2 - 1] + s->x[s->n / 2]);
+}
+
+/* Whether row r failed its own check (`wrong` > 0, where the file has
+ * the column): the plots leave such rows out, and calibrate took them
+ * (a triad row of wrong = 268435456 and 9999 GB/s gave triad_gbs 9999). */
+static tl_status row_wrong(const tl_csv *t, const char *path, int r, int *wrong)
+{
+    int w = tl_csv_col(t, "wrong");
+    double v = 0;
+    if (w >= 0) TL_TRY(number_of(t->rows[r][w], path, "wrong", t->rows[r][0], &v));
+    *wrong = v > 0;
+    return TL_OK;
+}
+
+/* One note on stderr for the rows whose own check failed, left out. */
+static tl_status note_wrong_rows(const tl_csv *t, const char *path)
+{
+    int n = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        int w;
+        TL_TRY(row_wrong(t, path, r, &w));
+        n += w;
+    }
+    if (n)
+        fprintf(stderr, "trilap-model: note: %s: %d row%s whose own check failed (wrong > 0) left out\n", path, n,
+                n == 1 ? "" : "s");
+    return TL_OK;
+}
+
+/* Median of column `val` over the rows whose column `key` equals `want`
+ * and whose own check passed. */
 static tl_status median_where(const tl_csv *t, const char *path, const char *key, const char *want, const char *val,
                               double *out)
 {
-    int k = tl_csv_col(t, key), v = tl_csv_col(t, val);
+    int k = tl_csv_col(t, key), v = tl_csv_col(t, val), bad = 0;
     TL_CHECK(k >= 0 && v >= 0, TL_ERR_PARSE, "%s: no column '%s' or '%s'", path, key, val);
-    double x[256];
-    int n = 0;
-    for (int r = 0; r < t->nrows && n < 256; r++)
-        if (strcmp(t->rows[r][k], want) == 0) TL_TRY(number_of(t->rows[r][v], path, val, want, &x[n++]));
-    TL_CHECK(n > 0, TL_ERR_PARSE, "%s: no row with %s = %s", path, key, want);
-    qsort(x, (size_t)n, sizeof x[0], cmp_double);
-    *out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    samples s = {0};
+    tl_status st = TL_OK;
+    for (int r = 0; r < t->nrows && st == TL_OK; r++) {
+        if (strcmp(t->rows[r][k], want) != 0) continue;
+        int wrong;
+        double x = 0;
+        st = row_wrong(t, path, r, &wrong);
+        if (st == TL_OK && wrong) bad++;
+        else if (st == TL_OK) st = number_of(t->rows[r][v], path, val, want, &x);
+        if (st == TL_OK && !wrong) st = samples_add(&s, x);
+    }
+    if (st == TL_OK && s.n == 0)
+        st = bad ? TL_FAIL(TL_ERR_PARSE, "%s: no row with %s = %s whose own check passed (%d with wrong > 0)", path,
+                           key, want, bad)
+                 : TL_FAIL(TL_ERR_PARSE, "%s: no row with %s = %s", path, key, want);
+    if (st == TL_OK) *out = samples_median(&s);
+    free(s.x);
+    return st;
+}
+
+/* The tristream rows are one configuration's: every column but the
+ * variant, the repetition, its time and check holds one value. Before,
+ * the medians pooled every configuration of a knob sweep
+ * (tristream-knobs-h200x2/knobs.csv: 13 of them, ts_allreduce_us 11.90
+ * where the default configuration's is 9.37). */
+static tl_status one_configuration(const tl_csv *t, const char *path)
+{
+    static const char *const per_row = " variant rep us_per_iter wrong ";
+    char cols[512] = "";
+    int ndiff = 0, nconf = 0;
+    unsigned char *differs = calloc((size_t)t->ncols, 1);
+    TL_CHECK(differs, TL_ERR_NOMEM, "%s", path);
+    for (int i = 0; i < t->ncols; i++) {
+        char word[300];
+        snprintf(word, sizeof word, " %s ", t->head[i]);
+        if (strstr(per_row, word)) continue;
+        for (int r = 1; r < t->nrows && !differs[i]; r++) differs[i] = strcmp(t->rows[r][i], t->rows[0][i]) != 0;
+        if (!differs[i]) continue;
+        size_t len = strlen(cols);
+        snprintf(cols + len, sizeof cols - len, "%s%s", ndiff++ ? ", " : "", t->head[i]);
+    }
+    for (int r = 0; r < t->nrows && ndiff; r++) { /* the configurations: rows unlike every one before */
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++) {
+            int same = 1;
+            for (int i = 0; i < t->ncols && same; i++) same = !differs[i] || !strcmp(t->rows[r][i], t->rows[q][i]);
+            seen = same;
+        }
+        nconf += !seen;
+    }
+    free(differs);
+    TL_CHECK(!ndiff, TL_ERR_PARSE, "%s: rows of %d configurations (%s differ): calibrate from one configuration's rows "
+             "(one trilap-bench tristream run)", path, nconf, cols);
     return TL_OK;
 }
 
@@ -190,6 +290,8 @@ tl_status tl_mcalib_read_tristream(tl_mcalib *c, const char *csv)
     TL_TRY(tl_csv_read(csv, &t));
     tl_status st = TL_OK;
     TL_TRYGOTO(run_of_rows(&t, csv, "nranks", 2, two_gpus), st, fail);
+    TL_TRYGOTO(one_configuration(&t, csv), st, fail);
+    TL_TRYGOTO(note_wrong_rows(&t, csv), st, fail);
     struct {
         const char *variant;
         double *dst;
@@ -210,39 +312,64 @@ fail:
     return st;
 }
 
+/* comm's three numbers, each the median of its rows that passed their
+ * own check: before, the last matching row won, a failed one among them. */
+typedef struct comm_rows {
+    samples ar16, sr8, port; /* port: the sendrecv busbw at the largest size */
+    double largest;
+    int bad;
+} comm_rows;
+
+static tl_status comm_row(comm_rows *m, const tl_csv *t, int r, const int col[5], const char *csv)
+{
+    char **f = t->rows[r];
+    if (strcmp(f[col[1]], "world") != 0) return TL_OK;
+    int ar = strcmp(f[col[0]], "allreduce") == 0, sr = strcmp(f[col[0]], "sendrecv") == 0, wrong;
+    if (!ar && !sr) return TL_OK;
+    double s, us, gbs;
+    TL_TRY(number_of(f[col[2]], csv, "size_bytes", f[col[0]], &s));
+    TL_TRY(number_of(f[col[3]], csv, "time_us", f[col[0]], &us));
+    TL_TRY(number_of(f[col[4]], csv, "busbw_gbs", f[col[0]], &gbs));
+    TL_TRY(row_wrong(t, csv, r, &wrong));
+    if (wrong) {
+        m->bad++;
+        return TL_OK;
+    }
+    if (ar && s == 16) TL_TRY(samples_add(&m->ar16, us));
+    if (sr && s == 8) TL_TRY(samples_add(&m->sr8, us));
+    if (sr && s > m->largest) {
+        m->largest = s;
+        m->port.n = 0;
+    }
+    if (sr && s == m->largest) TL_TRY(samples_add(&m->port, gbs));
+    return TL_OK;
+}
+
 tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv)
 {
     tl_csv t;
     TL_TRY(tl_csv_read(csv, &t));
     tl_status st = TL_OK;
-    int op = tl_csv_col(&t, "op"), comm = tl_csv_col(&t, "comm"), size = tl_csv_col(&t, "size_bytes"),
-        time = tl_csv_col(&t, "time_us"), busbw = tl_csv_col(&t, "busbw_gbs");
-    TL_CHECKGOTO(op >= 0 && comm >= 0 && size >= 0 && time >= 0 && busbw >= 0, TL_ERR_PARSE, st, fail,
+    comm_rows m = {.largest = -1};
+    const int col[5] = {tl_csv_col(&t, "op"), tl_csv_col(&t, "comm"), tl_csv_col(&t, "size_bytes"),
+                        tl_csv_col(&t, "time_us"), tl_csv_col(&t, "busbw_gbs")};
+    TL_CHECKGOTO(col[0] >= 0 && col[1] >= 0 && col[2] >= 0 && col[3] >= 0 && col[4] >= 0, TL_ERR_PARSE, st, fail,
                  "%s: not a trilap-bench comm results file (op, comm, size_bytes, time_us, busbw_gbs)", csv);
     TL_TRYGOTO(run_of_rows(&t, csv, "nranks", 2, two_gpus), st, fail);
-    c->comm_allreduce16_us = c->comm_sendrecv8_us = c->port_gbs = NAN;
-    double largest = -1;
-    for (int r = 0; r < t.nrows; r++) {
-        char **f = t.rows[r];
-        if (strcmp(f[comm], "world") != 0) continue;
-        int ar = strcmp(f[op], "allreduce") == 0, sr = strcmp(f[op], "sendrecv") == 0;
-        if (!ar && !sr) continue;
-        double s, us, gbs;
-        TL_TRYGOTO(number_of(f[size], csv, "size_bytes", f[op], &s), st, fail);
-        TL_TRYGOTO(number_of(f[time], csv, "time_us", f[op], &us), st, fail);
-        TL_TRYGOTO(number_of(f[busbw], csv, "busbw_gbs", f[op], &gbs), st, fail);
-        if (ar && s == 16) c->comm_allreduce16_us = us;
-        if (sr && s == 8) c->comm_sendrecv8_us = us;
-        if (sr && s > largest) {
-            largest = s;
-            c->port_gbs = gbs;
-        }
-    }
-    TL_CHECKGOTO(!isnan(c->comm_allreduce16_us) && !isnan(c->comm_sendrecv8_us) && !isnan(c->port_gbs),
-                 TL_ERR_PARSE, st, fail, "%s: needs world allreduce at 16 B and sendrecv at 8 B and above", csv);
+    TL_TRYGOTO(note_wrong_rows(&t, csv), st, fail);
+    for (int r = 0; r < t.nrows; r++) TL_TRYGOTO(comm_row(&m, &t, r, col, csv), st, fail);
+    TL_CHECKGOTO(m.ar16.n && m.sr8.n && m.port.n, TL_ERR_PARSE, st, fail,
+                 "%s: needs world allreduce at 16 B and sendrecv at 8 B and above%s", csv,
+                 m.bad ? ", rows whose own check passed (the others have wrong > 0)" : "");
+    c->comm_allreduce16_us = samples_median(&m.ar16);
+    c->comm_sendrecv8_us = samples_median(&m.sr8);
+    c->port_gbs = samples_median(&m.port);
     TL_TRYGOTO(read_in_range(c, csv, "comm_allreduce16_us comm_sendrecv8_us port_gbs"), st, fail);
     add_source(c, csv);
 fail:
+    free(m.ar16.x);
+    free(m.sr8.x);
+    free(m.port.x);
     tl_csv_free(&t);
     return st;
 }
@@ -256,6 +383,7 @@ tl_status tl_mcalib_read_stream(tl_mcalib *c, const char *csv)
      * devices the calibration names as one */
     TL_TRYGOTO(run_of_rows(&t, csv, "rank", 0, "a one-GPU run, the triad of one GPU (trilap-bench stream --gpus 1)"),
                st, fail);
+    TL_TRYGOTO(note_wrong_rows(&t, csv), st, fail);
     TL_TRYGOTO(median_where(&t, csv, "function", "triad", "bandwidth_gbs", &c->triad_gbs), st, fail);
     TL_TRYGOTO(read_in_range(c, csv, "triad_gbs"), st, fail);
     add_source(c, csv);
@@ -363,7 +491,8 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
         fclose(f);
         return TL_FAIL(TL_ERR_IO, "calibration %s: a folder, not a calibration file", path);
     }
-    char line[1024];
+    char *line = NULL; /* any length: the source line holds four paths */
+    size_t cap = 0;
     int lineno = 0, seen = 0, gpu_line = 0, mem_line = 0;
     tl_status st = TL_OK;
     /* the line each field was set on (0: not yet), in CALIB_FIELDS' order */
@@ -374,11 +503,16 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
             NFIELDS
     };
     int at[NFIELDS] = {0};
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) {
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = 0;
-        if (text_key(line, "source", c->source, sizeof c->source)) continue;
+        if (text_key(line, "source", c->source, sizeof c->source)) {
+            if (strlen(c->source) + 1 < sizeof c->source) continue;
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: source longer than %zu characters (four paths)", path, lineno,
+                         sizeof c->source - 2);
+            goto done;
+        }
         int gpu = text_key(line, "gpu", c->gpu, sizeof c->gpu) ? 1 : gpu_mem_key(line, path, lineno, c, &st);
         if (st != TL_OK) goto done;
         if (gpu && (gpu == 1 ? gpu_line : mem_line)) {
@@ -448,6 +582,7 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
     CALIB_FIELDS(X)
 #undef X
 done:
+    free(line);
     fclose(f);
     return st;
 }
@@ -479,7 +614,7 @@ static const char *source_word(const tl_mcalib *c, int n, char *buf, size_t size
 
 void tl_mcalib_print_origins(const tl_mcalib *c, FILE *out, const char *prefix)
 {
-    char tri[512], traces[512], comm[512];
+    char tri[sizeof c->source], traces[sizeof c->source], comm[sizeof c->source];
     source_word(c, 0, tri, sizeof tri);
     source_word(c, 1, traces, sizeof traces);
     source_word(c, 2, comm, sizeof comm);

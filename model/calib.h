@@ -4,6 +4,7 @@
 #ifndef TL_MODEL_CALIB_H
 #define TL_MODEL_CALIB_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "runtime/error.h"
@@ -13,6 +14,10 @@
  * options take them */
 #define TL_MCALIB_ROOF_FIXED_US "21.6"
 #define TL_MCALIB_ROOF_BW_FRAC "0.905"
+
+/* calibrate's four inputs' paths (the traces' with its
+ * "/{two-stream,three-naive}"), each up to PATH_MAX, in the source line */
+#define TL_MCALIB_SOURCE_MAX (4 * (PATH_MAX + 32))
 
 typedef struct tl_mcalib {
     /* measured: the three-stream microbenchmark's parts alone (us per
@@ -36,7 +41,10 @@ typedef struct tl_mcalib {
     /* fitted by simulation (model/fit.c) */
     double alpha_coll_us, alpha_p2p_us; /* an NCCL operation's fixed cost */
     double nccl_rate;                   /* NCCL progress beside a compute kernel */
-    char source[512];                   /* the files it came from */
+    /* the files it came from: four paths of up to PATH_MAX, blanks
+     * between (512 bytes cut a cluster's long paths, an input dropped
+     * from the record in silence) */
+    char source[TL_MCALIB_SOURCE_MAX];
     /* the GPU the inputs' manifests name (the `gpu` key); "": they name
      * none (no manifest beside them), or the file predates the key, and a
      * prediction takes the triad as an H200's, saying so */

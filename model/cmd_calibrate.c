@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/cli.h"
 #include "model/fit.h"
@@ -17,9 +20,9 @@ static const tl_option calib_options[] = {
     {.name = "tristream", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, tristream),
      .def = "results/tristream-h200x2/tristream.csv", .metavar = "CSV",
      .help = "trilap-bench tristream results on two GPUs (parts alone, variants)"},
-    {.name = "traces", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, traces),
-     .def = "results/tristream-h200x2", .metavar = "DIR",
-     .help = "its traces (DIR/two-stream, DIR/three-naive): the cost of a wait across streams"},
+    {.name = "traces", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, traces), .metavar = "DIR",
+     .help = "its traces (DIR/two-stream, DIR/three-naive): the cost of a wait across streams (default: the "
+             "--tristream CSV's folder, where trilap-bench tristream --trace writes them)"},
     {.name = "comm", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, comm), .def = "results/comm-h200x2/comm.csv",
      .metavar = "CSV", .help = "trilap-bench comm results on the same two GPUs"},
     {.name = "stream", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, stream),
@@ -38,6 +41,28 @@ static const tl_option calib_options[] = {
      .metavar = "FILE", .help = "calibration file to write (- for stdout)"},
 };
 
+/* The traces of the --tristream CSV's own run, its folder's (DIR/two-stream
+ * and DIR/three-naive), where --traces is not given: before, a CSV given
+ * alone was paired with the default run's traces in silence
+ * (tristream-maxconn32-h200x2: xstream_us 1.34 where its own give 2.88).
+ * 2, said naming --traces, when a CSV given has no traces beside it. */
+static int traces_beside(const char *tri, int tri_given, char *dir, size_t n)
+{
+    const char *slash = strrchr(tri, '/');
+    if (!slash) snprintf(dir, n, ".");
+    else snprintf(dir, n, "%.*s", slash == tri ? 1 : (int)(slash - tri), tri);
+    char a[4200], b[4200];
+    snprintf(a, sizeof a, "%s/two-stream", dir);
+    snprintf(b, sizeof b, "%s/three-naive", dir);
+    struct stat sa, sb;
+    /* a CSV that is not there is said as such by its reader */
+    int there = stat(a, &sa) == 0 && S_ISDIR(sa.st_mode) && stat(b, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (there || !tri_given || access(tri, F_OK) != 0) return 0;
+    tl_mcli_error("invalid --tristream '%s' without --traces: no traces of its run beside it (%s/two-stream, "
+                  "%s/three-naive): name them with --traces DIR", tri, dir, dir);
+    return 2;
+}
+
 int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
 {
     calib_opts o;
@@ -51,7 +76,8 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     /* the defaults are files of the trilap tree, found from any folder */
     char tri[4096], traces[4096], comm[4096], stream[4096];
     tl_mcli_tree_path(o.tristream, tl_mcli_given(cli, &o.tristream), tri, sizeof tri);
-    tl_mcli_tree_path(o.traces, tl_mcli_given(cli, &o.traces), traces, sizeof traces);
+    if (o.traces) tl_mcli_tree_path(o.traces, 1, traces, sizeof traces);
+    else if (traces_beside(tri, tl_mcli_given(cli, &o.tristream), traces, sizeof traces)) return 2;
     tl_mcli_tree_path(o.comm, tl_mcli_given(cli, &o.comm), comm, sizeof comm);
     tl_mcli_tree_path(o.stream, tl_mcli_given(cli, &o.stream), stream, sizeof stream);
     /* every file read, the traces' among them: -o over one of them left a

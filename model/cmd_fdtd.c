@@ -174,10 +174,19 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
             f[i] = job_for(row, 1, staged);
             m[i] = staged ? row->staged_s : row->peer_s[0];
         }
-        if (tl_mfit_fdtd_port(f, m, p, cli->workdir, &lat[staged], &gbs[staged]) != TL_OK) {
+        /* the fit's own line said the reason without the option (the
+         * context line after it was dropped once an error was reported):
+         * a pair no port reproduces is the command line's, exit 2 */
+        char ctx[160];
+        snprintf(ctx, sizeof ctx, "invalid --calib-sizes '%s'", o.calib_sizes);
+        tl_error_context k;
+        tl_error_context_begin(&k, ctx);
+        tl_status st = tl_mfit_fdtd_port(f, m, p, cli->workdir, &lat[staged], &gbs[staged]);
+        tl_error_context_end(&k);
+        if (st != TL_OK) {
             tl_mcli_failed("fitting the %s exchange on grids %d and %d failed",
                           staged ? "host-staged" : "peer", cal[0], cal[1]);
-            return 1;
+            return st == TL_ERR_NUMERIC ? 2 : 1;
         }
     }
     tl_mcsv w;

@@ -67,8 +67,14 @@ tl_status tl_mfit_calibrate(tl_mcalib *c, const char *dir)
     tl_mcalib t = *c;
     t.nccl_rate = hi;
     TL_TRY(run_tristream(&t, "three-split", dir, 200, &r));
-    if (1e6 * r.iter_s >= c->ts_split_us) {
-        c->nccl_rate = 1; /* full speed is already too slow: the model cannot go faster */
+    /* the model at full speed already slower than the measurement: no
+     * rate reproduces it (before, the rate was set to 1 and the file said
+     * "simulated three-split = measured" of a fit that missed it) */
+    TL_CHECK(1e6 * r.iter_s <= c->ts_split_us, TL_ERR_NUMERIC,
+             "three-split measured %.2f us, faster than the model at full NCCL rate (%.2f us): check the inputs",
+             c->ts_split_us, 1e6 * r.iter_s);
+    if (1e6 * r.iter_s == c->ts_split_us) {
+        c->nccl_rate = 1;
         return TL_OK;
     }
     t.nccl_rate = lo;

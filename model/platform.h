@@ -12,7 +12,7 @@ typedef struct tl_mplatform {
     int gpus_per_node;
     double mem_gbs;      /* nominal memory bandwidth: scales the measured kernel times */
     const char *devices; /* the CUDA device names ('|' between) whose nominal bandwidth mem_gbs is */
-    double mem_gb;       /* memory per GPU: a rank's part must fit it */
+    double mem_gb;       /* memory per GPU, GiB (the vendor's "GB", nvidia-smi's MiB / 1024): a part must fit it */
     double port_gbs, port_lat_us; /* per GPU, into the node's switch (NVLink / PCIe) */
     double nic_gbs, nic_lat_us;   /* per GPU NIC between nodes; 0: one node, no network */
     double core_lat_us;           /* the fat tree's switches */

@@ -7,16 +7,22 @@
 # says so.
 #   gnuplot -e "file='results/model/pipecg-poisson7-256-a100-hdr.csv'; out='x.png'" plots/model-scaling.gp
 # Input: `trilap-model solver --results` (gpus, schedule, iter_us,
-# speedup_vs_two_stream). Optional: `title`, `method` (the y label's
-# method, default "Pipe-PCG"), `schedules` (default
-# "two-stream three-naive three-split"), `width`, `height`.
+# speedup_vs_two_stream; platform, method, matrix, partition where it has
+# them): one prediction, a file whose platform, method, matrix or
+# partition take two values (--results appends every run to one file) is
+# refused, one line, exit 1 (before, drawn overlaid under one label). The
+# y label's method is the file's method column (pipecg: Pipe-PCG,
+# pipebicgstab: Pipe-BiCGStab; before, `method`, default "Pipe-PCG",
+# whatever the file held); `method` given names it for a file without
+# the column and is refused where it contradicts the file's. Optional:
+# `title`, `schedules` (default: those the file holds, in the order sync
+# two-stream three-naive three-split; one it does not hold is refused,
+# exit 2, where its key entry was drawn without a bar), `width`, `height`.
 if (!exists("file") || !exists("out")) { print "model-scaling.gp: set file='x.csv' and out='x.png'"; exit status 2 }
 if (!exists("width")) width = 1000
 if (!exists("height")) height = 520
 if (!exists("fontsize")) fontsize = 11
-if (!exists("schedules")) schedules = "two-stream three-naive three-split"
 if (!exists("title")) title = file
-if (!exists("method")) method = "Pipe-PCG"
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
 gp_prog = "model-scaling.gp"
@@ -24,9 +30,52 @@ gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "gpus schedule iter_us speedup_vs_two_stream"
 # the speedup is NaN in a file without two-stream: its labels are left out
 gp_numbers = "gpus iter_us"
+# the file is read below before common.gp sets the output: checked first
+set datafile separator comma
+set datafile columnheaders
+load dir . "input.gp"
+undefine gp_inputs
+# the prediction each row is of: its identity columns, those it has
+has_col(c) = strstrt("," . gp_head . ",", "," . c . ",") > 0
+id_cols = ""
+do for [c in "platform method matrix partition"] { if (has_col(c)) { id_cols = id_cols . (id_cols eq "" ? "" : " ") . c } }
+run_at(k) = k > words(id_cols) ? "" : strcol(word(id_cols, k)) . (k < words(id_cols) ? " " : "") . run_at(k + 1)
+run1 = ""
+run2 = ""
+file_method = ""
+present = " "
+stats file using (r = run_at(1), run1 = (run1 eq "" ? r : run1), run2 = ((run2 eq "" && r ne run1) ? r : run2), \
+                  present = (strstrt(present, " " . strcol("schedule") . " ") ? present : present . strcol("schedule") . " "), \
+                  file_method = (has_col("method") && file_method eq "" ? strcol("method") : file_method), 0) nooutput
+if (run2 ne "") {
+    print gp_fail(file, sprintf("rows of two predictions or more (%s: %s, %s): plot one trilap-model solver run's rows", \
+                                id_cols, run1, run2)); exit status 1
+}
+method_label(m) = m eq "pipecg" ? "Pipe-PCG" : m eq "pipebicgstab" ? "Pipe-BiCGStab" : m
+if (file_method ne "" && exists("method") && method ne method_label(file_method)) {
+    print gp_fail(file, sprintf("method='%s', where its rows are %s (%s): the label is the file's; leave method out", \
+                                method, file_method, method_label(file_method))); exit status 2
+}
+if (file_method ne "") { method = method_label(file_method) }
+ylabel_method = exists("method") ? method . " " : ""
+# the schedules drawn: those the file holds, as trilap-model orders them
+if (!exists("schedules")) {
+    schedules = ""
+    do for [s in "sync two-stream three-naive three-split"] {
+        if (strstrt(present, " " . s . " ")) { schedules = schedules . (schedules eq "" ? "" : " ") . s }
+    }
+    do for [s in present] {
+        if (!strstrt(" sync two-stream three-naive three-split ", " " . s . " ")) { schedules = schedules . " " . s }
+    }
+}
+do for [s in schedules] {
+    if (!strstrt(present, " " . s . " ")) {
+        print gp_fail(file, sprintf("schedules='%s': no rows of %s (it holds:%s)", schedules, s, present[1:strlen(present) - 1])); exit status 2
+    }
+}
 load dir . "common.gp"
 set title "PREDICTED (SimGrid, trilap-model): " . title noenhanced
-set ylabel "µs per " . method . " iteration (predicted)"
+set ylabel "µs per " . ylabel_method . "iteration (predicted)"
 set xlabel "GPUs"
 set style fill solid 0.85 border lc rgb "#333333"
 set grid ytics lc rgb "#dddddd"
@@ -44,7 +93,7 @@ group(g) = group_at(int(g), 1)
 set xtics ()
 set xrange [0.4:ng + 0.6]
 do for [k = 1:ng] { set xtics add (word(glist, k) k) }
-scolors = "2062260 14034728 2924588 16744206"
+scolors = "2062260 14034728 2924588 16744206 9725885"
 pick(name) = strcol("schedule") eq name ? column("iter_us") : 1/0
 # the speedups only where a three-split row has one (a number: NaN without
 # two-stream): a one-row file without one crashed gnuplot 5.4 (a

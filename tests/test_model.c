@@ -1032,10 +1032,11 @@ TL_TEST(parts_beyond_gpu_memory_refused)
     static const char *const refused[][2] = {
         {"solver --gpus 4 --matrix gen:poisson7:100000 --iters 1",
          "invalid --gpus 4: a part of gen:poisson7:100000 (250000000000000 rows) needs at least"},
-        /* 640^3 rows: about 28 GB, beyond the RTX 6000's 24 GB; 512^3 fits */
+        /* 640^3 rows: about 26 GiB, beyond the RTX 6000's 24 GiB (the
+         * vendor's "24 GB", 24,576 MiB); 512^3 fits */
         {"solver --platform rtx6000-pcie --gpus 1,4 --matrix gen:poisson7:640 --iters 1",
-         "invalid --gpus 1: a part of gen:poisson7:640 (262144000 rows) needs at least 28.3 GB, more than the 24 GB of "
-         "a GPU of --platform rtx6000-pcie"},
+         "invalid --gpus 1: a part of gen:poisson7:640 (262144000 rows) needs at least 26.3 GiB, more than the 24 GiB "
+         "of a GPU of --platform rtx6000-pcie"},
     };
     assert_refused(refused, sizeof refused / sizeof refused[0]);
     char err[1024];
@@ -1661,7 +1662,10 @@ TL_TEST(measured_numbers_checked)
         free(text);
         char args[1024], err[1024];
         int lines;
-        snprintf(args, sizeof args, "calibrate %s %s -o %s", cases[i].option, path, tl_test_path("calib.txt"));
+        /* the tristream CSV alone has no traces beside it to pair with */
+        snprintf(args, sizeof args, "calibrate %s %s%s -o %s", cases[i].option, path,
+                 strcmp(cases[i].option, "--tristream") ? "" : " --traces results/tristream-h200x2",
+                 tl_test_path("calib.txt"));
         int rc = run_model(args, err, sizeof err, &lines);
         TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, path) && strstr(err, cases[i].says), "%s: rc %d, %d lines: %s",
                       args, rc, lines, err);
@@ -1774,7 +1778,8 @@ TL_TEST(calibrate_csvs_of_the_runs_it_rests_on)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[1100], args[3000], err[1024];
         snprintf(out, sizeof out, "%s/c%zu.txt", tmp, i);
-        snprintf(args, sizeof args, "calibrate %s %s/%s -o %s", cases[i].option, tmp, cases[i].csv, out);
+        snprintf(args, sizeof args, "calibrate %s %s/%s%s -o %s", cases[i].option, tmp, cases[i].csv,
+                 strcmp(cases[i].option, "--tristream") ? "" : " --traces results/tristream-h200x2", out);
         int lines, rc = run_model(args, err, sizeof err, &lines);
         if (!cases[i].says) { /* no column and no manifest, or none of its blocks of another size */
             TL_ASSERT_MSG(rc == 0 && access(out, F_OK) == 0, "%s: rc %d: %s", args, rc, err);
@@ -2181,6 +2186,218 @@ TL_TEST(scaling_plot_groups_apart)
                           lo[i], hi[i], lo[k], hi[k]);
 }
 
+/* A part trilap's CUDA backend refuses (32-bit indices of its blocks,
+ * solvers/backends/cuda/spmv.c) is refused in one line naming --gpus,
+ * exit 2, stdout empty; the same matrix on 4 GPUs fits. Before,
+ * gen:poisson7:1024 on 2 H200s (3.75e9 nonzeros a part) was predicted,
+ * exit 0. */
+TL_TEST(parts_beyond_int32_refused)
+{
+    need_simgrid();
+    static const char *const refused[][2] = {
+        {"solver --platform h200-nvlink --gpus 2 --matrix gen:poisson7:1024 --iters 1 --schedules two-stream",
+         "invalid --gpus 2: a part of gen:poisson7:1024 (536870912 rows, 3754950656 nonzeros, 1048576 ghosts) exceeds "
+         "the 32-bit indices of trilap's CUDA backend (rows, columns and nonzeros of a GPU's block below 2^31 - 1 = "
+         "2147483647)"},
+    };
+    assert_refused(refused, sizeof refused / sizeof refused[0]);
+    char err[1024];
+    int lines;
+    TL_ASSERT_MSG(run_model("solver --platform h200-nvlink --gpus 4 --matrix gen:poisson7:1024 --iters 1 --schedules "
+                            "two-stream",
+                            err, sizeof err, &lines) == 0 && lines == 0,
+                  "1024^3 on 4 H200s: %d lines: %s", lines, err);
+}
+
+/* calibrate reads one configuration's tristream rows: a knob sweep's CSV
+ * (13 configurations) is refused in one line naming the file and the
+ * columns that differ, exit 1, nothing written (before: pooled into one
+ * median, ts_allreduce_us 11.90 where the default configuration's is
+ * 9.37). Without --traces, the traces are the CSV's own run's, beside it
+ * (before: the default run's, xstream_us 1.34 for the maxconn32 run whose
+ * own give 2.88); a CSV with none beside it is refused naming --traces,
+ * exit 2. */
+TL_TEST(calibrate_one_configuration_and_its_traces)
+{
+    need_simgrid();
+    char out[1100], args[3000], err[1024], alone[1100];
+    snprintf(out, sizeof out, "%s/c.txt", tl_test_tmpdir());
+    snprintf(alone, sizeof alone, "%s/alone", tl_test_tmpdir());
+    snprintf(args, sizeof args, "calibrate --tristream results/tristream-knobs-h200x2/knobs.csv --traces "
+             "results/tristream-h200x2 -o %s", out);
+    int lines, rc = run_model(args, err, sizeof err, &lines);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 &&
+                      strstr(err, "--tristream: results/tristream-knobs-h200x2/knobs.csv: rows of 13 configurations "
+                                  "(priorities, split_max_ctas, daxpy_blocks, cuda_device_max_connections, "
+                                  "nccl_launch_mode differ): calibrate from one configuration's rows") &&
+                      access(out, F_OK) != 0,
+                  "%s: rc %d, %d lines: %s", args, rc, lines, err);
+    snprintf(args, sizeof args, "calibrate --tristream results/tristream-maxconn32-h200x2/tristream.csv -o %s", out);
+    rc = run_model(args, err, sizeof err, &lines);
+    TL_ASSERT_MSG(rc == 0, "%s: rc %d: %s", args, rc, err);
+    tl_mcalib c;
+    TL_ASSERT_OK(tl_mcalib_load(&c, out));
+    TL_ASSERT_NEAR(c.xstream_us, 2.881, 1e-9);
+    TL_ASSERT_MSG(strstr(c.source, "results/tristream-maxconn32-h200x2/{two-stream,three-naive}"), "%s", c.source);
+    TL_ASSERT(remove(out) == 0);
+    TL_ASSERT(mkdir(alone, 0755) == 0 || errno == EEXIST);
+    TL_ASSERT_EQ(tl_test_sh("cp results/tristream-h200x2/tristream.csv %s/", alone), 0);
+    snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv -o %s", alone, out);
+    rc = run_model(args, err, sizeof err, &lines);
+    TL_ASSERT_MSG(rc == 2 && lines == 1 && strstr(err, "without --traces: no traces of its run beside it") &&
+                      strstr(err, "name them with --traces DIR") && access(out, F_OK) != 0,
+                  "%s: rc %d, %d lines: %s", args, rc, lines, err);
+}
+
+/* The readers take the rows whose own check passed (wrong = 0), as the
+ * plots do, and the median of every matching row: a triad row of wrong >
+ * 0 and 9999 GB/s is left out (before: triad_gbs = 9999), a file of none
+ * left is refused; comm's three numbers are medians (before: the last
+ * row won); a median over 301 rows (before: the first 256). */
+TL_TEST(calibrate_readers_skip_failed_rows)
+{
+    const char *path = tl_test_path("s.csv");
+    const char *head = "function,rank,bandwidth_gbs,wrong\n";
+    char text[16384];
+    snprintf(text, sizeof text, "%striad,0,4410.7,0\ntriad,0,9999,268435456\n", head);
+    tl_test_write(path, text);
+    tl_mcalib c = {0};
+    TL_ASSERT_OK(tl_mcalib_read_stream(&c, path));
+    TL_ASSERT_NEAR(c.triad_gbs, 4410.7, 0);
+    snprintf(text, sizeof text, "%striad,0,9999,268435456\n", head);
+    tl_test_write(path, text);
+    int before = tl_error_reported();
+    TL_ASSERT(tl_mcalib_read_stream(&c, path) == TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_error_reported(), before + 1);
+    size_t len = (size_t)snprintf(text, sizeof text, "%s", head);
+    for (int i = 1; i <= 301; i++) len += (size_t)snprintf(text + len, sizeof text - len, "triad,0,%d,0\n", i);
+    tl_test_write(path, text);
+    TL_ASSERT_OK(tl_mcalib_read_stream(&c, path));
+    TL_ASSERT_NEAR(c.triad_gbs, 151, 0);
+    const char *comm = tl_test_path("c.csv");
+    tl_test_write(comm, "op,comm,nranks,size_bytes,time_us,busbw_gbs,wrong\n"
+                        "allreduce,world,2,16,9,0.1,0\nallreduce,world,2,16,10,0.1,0\nallreduce,world,2,16,100,0.1,0\n"
+                        "allreduce,world,2,16,1,0.1,2\nsendrecv,world,2,8,11,0.1,0\nsendrecv,world,2,1024,20,280,0\n"
+                        "sendrecv,world,2,1024,20,290,0\nsendrecv,world,2,1024,20,300,0\n"
+                        "sendrecv,world,2,1024,20,999,5\n");
+    TL_ASSERT_OK(tl_mcalib_read_comm(&c, comm));
+    TL_ASSERT_NEAR(c.comm_allreduce16_us, 10, 0);
+    TL_ASSERT_NEAR(c.comm_sendrecv8_us, 11, 0);
+    TL_ASSERT_NEAR(c.port_gbs, 290, 0);
+}
+
+/* A three-split faster than the model can go at full NCCL rate is
+ * refused, exit 1, nothing written, as one slower than any rate is.
+ * Before: nccl_rate = 1, "simulated three-split = measured", exit 0. */
+TL_TEST(nccl_rate_beyond_full_speed_refused)
+{
+    need_simgrid();
+    char dir[1024], out[1100];
+    snprintf(dir, sizeof dir, "%s/fast", tl_test_tmpdir());
+    snprintf(out, sizeof out, "%s/c.txt", tl_test_tmpdir());
+    TL_ASSERT(mkdir(dir, 0755) == 0 || errno == EEXIST);
+    TL_ASSERT_EQ(tl_test_sh("sed 's/^\\(three-split,2,[0-9],\\)[0-9.]*,/\\11.0,/' "
+                            "results/tristream-h200x2/tristream.csv > %s/t.csv && grep -q '^three-split,2,0,1.0,' "
+                            "%s/t.csv", dir, dir), 0);
+    tl_test_output r = tl_test_capture("%s/trilap-model calibrate --tristream %s/t.csv --traces "
+                                       "results/tristream-h200x2 -o %s", tl_test_env("TL_BIN", "bin"), dir, out);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "three-split measured 1.00 us, faster than the model at full NCCL rate") &&
+                      access(out, F_OK) != 0,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
+/* The calibration's source line holds its four inputs' paths, each as
+ * long as a path may be, and the loader reads it back whole: before, it
+ * was cut at 511 characters (the stream CSV dropped from the record) and
+ * read in lines of 1,024. */
+TL_TEST(calibration_source_of_long_paths)
+{
+    need_simgrid();
+    char deep[1024], a[130], b[130], c3[130];
+    memset(a, 'a', 120), memset(b, 'b', 120), memset(c3, 'c', 120);
+    a[120] = b[120] = c3[120] = 0;
+    snprintf(deep, sizeof deep, "%s/%s/%s/%s", tl_test_tmpdir(), a, b, c3);
+    TL_ASSERT_EQ(tl_test_sh("D=%s; mkdir -p $D/t $D/c $D/s && cp -r results/tristream-h200x2/tristream.csv "
+                            "results/tristream-h200x2/manifest.txt results/tristream-h200x2/two-stream "
+                            "results/tristream-h200x2/three-naive $D/t/ && cp results/comm-h200x2/comm.csv "
+                            "results/comm-h200x2/manifest.txt $D/c/ && cp results/stream-h200/stream.csv "
+                            "results/stream-h200/manifest.txt $D/s/", deep), 0);
+    char out[1100], stream[1100];
+    snprintf(out, sizeof out, "%s/cal.txt", deep);
+    snprintf(stream, sizeof stream, "%s/s/stream.csv", deep);
+    tl_test_output r = tl_test_capture("%s/trilap-model calibrate --tristream %s/t/tristream.csv --comm %s/c/comm.csv "
+                                       "--stream %s -o %s", tl_test_env("TL_BIN", "bin"), deep, deep, stream, out);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    tl_mcalib c;
+    TL_ASSERT_OK(tl_mcalib_load(&c, out));
+    TL_ASSERT_MSG(strlen(c.source) > 1500 && strstr(c.source, stream) && strstr(c.source, "t/{two-stream,three-naive}"),
+                  "%zu chars: %s", strlen(c.source), c.source);
+    TL_ASSERT_NEAR(c.triad_gbs, 4410.7, 0);
+}
+
+/* A --calib-sizes pair whose rows no port reproduces is the command
+ * line's fault: one line naming the option, exit 2. Before: the fit's
+ * reason alone, exit 1 (the context line was dropped once an error had
+ * been reported). */
+TL_TEST(calib_sizes_pair_refused_as_option)
+{
+    need_simgrid();
+    tl_test_refused(2, "trilap-model: invalid --calib-sizes '640,800': no latency >= 0 and bandwidth > 0 reproduce "
+                       "the two calibration rows", "%s/trilap-model fdtd --calib-sizes 640,800",
+                    tl_test_env("TL_BIN", "bin"));
+}
+
+/* model-scaling.gp draws one prediction and says which from the file:
+ * the y label's method is the file's method column (before: `method`,
+ * default Pipe-PCG, whatever the file held); a file of two predictions
+ * (--results appends) is refused in one line, exit 1 (before: drawn
+ * overlaid under one label), a `method` that contradicts the file and a
+ * schedule the file does not hold, exit 2 (before: a key entry without a
+ * bar); the schedules drawn by default are those the file holds. */
+TL_TEST(scaling_plot_one_prediction_from_its_file)
+{
+    if (!strcmp(tl_test_env("TL_HAVE_GNUPLOT", "1"), "0")) TL_SKIP("built without gnuplot (TL_HAVE_GNUPLOT=0)");
+    char csv[1024], two[1024], png[1100];
+    snprintf(csv, sizeof csv, "%s", tl_test_path("bicg.csv"));
+    snprintf(two, sizeof two, "%s", tl_test_path("two.csv"));
+    snprintf(png, sizeof png, "%s", tl_test_path("fig.png"));
+    const char *head = "platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,"
+                       "exposed_coll_us,speedup_vs_two_stream,max_neighbours,sim_wall_s\n";
+    char text[2048];
+    snprintf(text, sizeof text, "%sh100-ndr,pipebicgstab,gen:poisson7:64,block,4,two-stream,50,40,5,5,1.0,2,0.01\n"
+             "h100-ndr,pipebicgstab,gen:poisson7:64,block,4,three-split,40,40,0,0,1.25,2,0.01\n", head);
+    tl_test_write(csv, text);
+    snprintf(text + strlen(text), sizeof text - strlen(text),
+             "a100-hdr,pipebicgstab,gen:poisson7:64,block,4,two-stream,60,40,5,5,1.0,2,0.01\n");
+    tl_test_write(two, text);
+    tl_test_output r = tl_test_capture("gnuplot -e \"file='%s'; out='%s'\" plots/model-scaling.gp -e \"show ylabel; "
+                                       "print 'drawn: ' . schedules\"", csv, png);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.err, "s per Pipe-BiCGStab iteration (predicted)") &&
+                      strstr(r.err, "drawn: two-stream three-split\n"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT(remove(png) == 0);
+    static const struct {
+        const char *set, *file, *says;
+        int rc;
+    } refused[] = {
+        {"", "two", "rows of two predictions or more (platform method matrix partition: h100-ndr pipebicgstab "
+                    "gen:poisson7:64 block, a100-hdr pipebicgstab gen:poisson7:64 block)", 1},
+        {"method='Pipe-PCG'; ", "bicg", "method='Pipe-PCG', where its rows are pipebicgstab (Pipe-BiCGStab)", 2},
+        {"schedules='two-stream three-naive'; ", "bicg", "no rows of three-naive (it holds: two-stream three-split)",
+         2},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        r = tl_test_capture("gnuplot -e \"%sfile='%s'; out='%s'\" plots/model-scaling.gp", refused[i].set,
+                            strcmp(refused[i].file, "two") ? csv : two, png);
+        TL_ASSERT_MSG(r.rc == refused[i].rc && tl_test_one_line(r.err, refused[i].says) && access(png, F_OK) != 0,
+                      "%s%s: rc %d: %s", refused[i].set, refused[i].file, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 /* README.md tells a user that trilap-model exists, what it needs and where
  * it lives (before: no word of it in the programs, requirements or layout
  * tables, nor its exit 3). */
@@ -2443,4 +2660,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              calibrate_output_folder_as_every_program, progress_said_on_long_runs,
              job_platform_lists_its_routes, gpus_beyond_platform_file_refused, missing_inputs_exit_as_trilap_solve,
              unknown_names_said_with_their_line, calibration_gpu_scales_kernels,
-             calibration_of_unknown_gpu_refused, calibrate_records_its_gpu, calibrate_names_an_h200_too)
+             calibration_of_unknown_gpu_refused, calibrate_records_its_gpu, calibrate_names_an_h200_too,
+             parts_beyond_int32_refused, calibrate_one_configuration_and_its_traces,
+             calibrate_readers_skip_failed_rows, nccl_rate_beyond_full_speed_refused, calibration_source_of_long_paths,
+             calib_sizes_pair_refused_as_option, scaling_plot_one_prediction_from_its_file)
