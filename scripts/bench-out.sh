@@ -11,6 +11,7 @@
 #   bench_out_begin_staged FINAL [TAG]      # FINAL (OUT/task-3), written elsewhere first
 #   bench_out_log FILE                      # a log appended to (tee -a) beside an appended CSV
 #   bench_out_fresh                         # refuse an OUT holding an earlier run's CSV
+#   bench_out_unused OUT NAME...            # refuse an OUT holding NAME (logs, raw) of an earlier run
 #   # the folder is $bench_out_dir
 #   bench_out_say_where=1                   # a finished run's last line names the folder
 #   bench_out_why=FUNCTION                  # prints ": REASON" for an interrupted run's line
@@ -165,6 +166,20 @@ bench_out_fresh() {
         echo "${bench_out_name:-${0##*/}}: $old is an earlier run's, and this one's medians would take in its rows; choose another OUT or remove it" >&2
         exit 1
     }
+}
+
+# bench-solver-roof.sh's and bench-solvers-gpu.sh's summaries read every
+# file of logs/ and raw/: an OUT given again mixed the earlier run's rows
+# into this one's (render-roof-summary.sh reads each logs/p7-*.txt).
+bench_out_unused() {
+    local dir=$1 name
+    shift
+    for name; do
+        [ ! -e "$dir/$name" ] || {
+            echo "${bench_out_name:-${0##*/}}: $dir/$name is an earlier run's, and this run's summary would take it in; choose another OUT or remove it" >&2
+            exit 1
+        }
+    done
 }
 
 # An OUT given again holds an earlier run, often a committed one

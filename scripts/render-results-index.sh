@@ -7,6 +7,7 @@
 # write. Exit 1 also when a folder has no row, a row no folder, or a row
 # not the five cells folder | claim | commit | command | hardware (named).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 results=results check=0
 while [[ $# -gt 0 ]]; do
     case $1 in

@@ -10,6 +10,7 @@
 # OUT [results/tristream-<host>-<N>gpu-<date>]; BENCH: the trilap-bench to run
 # [bin/trilap-bench]; LAUNCH=mpi runs MPIRUN [mpirun] -np N MPIRUN_ARGS.
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 [ $# -ge 1 ] || usage
