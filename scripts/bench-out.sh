@@ -188,14 +188,17 @@ bench_out_unused() {
 # was (before, without a GPU, `OUT=results/tristream-h200x2
 # scripts/run-tristream.sh 2` left a '# ==== another run' line and the
 # program's error in its log, and bench-knobs.sh a line in each knob's CSV).
+# Its subfolders too: a TRACE=1 run's trace.rank<R>.csv went into
+# OUT/<variant>/, where a failed run left it (looking at the top alone, it
+# said the folder was left as the earlier run left it).
 bench_out_snapshot() {
     local f
     [ -d "$bench_out_dir" ] || return 0
     declare -gA bench_out_sizes=()
     while IFS= read -r -d '' f; do
-        bench_out_sizes[$f]=$(stat -c %s -- "$f")
-        bench_out_before+=("$f")
-    done < <(find "$bench_out_dir" -maxdepth 1 -type f -print0)
+        if [ -d "$f" ]; then bench_out_sizes[$f]=dir; else bench_out_sizes[$f]=$(stat -c %s -- "$f"); fi
+        [ -d "$f" ] || bench_out_before+=("$f")
+    done < <(find "$bench_out_dir" -mindepth 1 \( -type f -o -type d \) -print0)
     bench_out_rows=$(bench_out_count_rows)
 }
 
@@ -211,14 +214,14 @@ bench_out_restore() {
     local f undone=1
     while IFS= read -r -d '' f; do
         if [ -z "${bench_out_sizes[$f]+set}" ]; then
-            rm -f -- "$f"
-        elif [ "$(stat -c %s -- "$f")" -gt "${bench_out_sizes[$f]}" ]; then
-            truncate -s "${bench_out_sizes[$f]}" -- "$f"
-        else
+            rm -rf -- "$f"
+        elif [ -d "$f" ] || [ "$(stat -c %s -- "$f")" -le "${bench_out_sizes[$f]}" ]; then
             continue
+        else
+            truncate -s "${bench_out_sizes[$f]}" -- "$f"
         fi
         undone=0
-    done < <(find "$bench_out_dir" -maxdepth 1 -type f -print0)
+    done < <(find "$bench_out_dir" -mindepth 1 -depth \( -type f -o -type d \) -print0)
     return "$undone"
 }
 

@@ -2090,6 +2090,37 @@ TL_TEST(summaries_in_a_comma_decimal_locale)
     free(de);
 }
 
+/* TRACE=1 into an OUT holding an earlier run's traces (a copy of the
+ * committed results/tristream-h200x2) is refused in one line, exit 2, the
+ * folder unchanged; a run into it that fails after writing into a
+ * variant's subfolder leaves it byte for byte as it was. Before: the
+ * probes' trace.rank0.csv went beside the committed trace.rank0.csv.gz
+ * (make demo: 'rank 0 has two trace files'), and a failed run said the
+ * folder was left as the earlier run left it with the new trace still in
+ * it (the snapshot looked at the top of the folder alone). */
+TL_TEST(tristream_rerun_into_a_traced_out)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("cp -r results/tristream-h200x2 %s/out && cp -r results/tristream-h200x2 %s/orig", t, t), 0);
+    snprintf(p, sizeof p, "%s/bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && d=${2%/*}; shift; done\n"
+                    "mkdir -p \"$d/three-split\" \"$d/new\" && echo partial > \"$d/three-split/trace.rank0.csv\"\n"
+                    "echo 'trilap-bench: CUDA error: an illegal memory access' >&2; exit 1\n");
+    tl_test_output r = tl_test_capture("OUT=%s/out TRACE=1 BENCH=%s scripts/run-tristream.sh 2 --hw-queues 0", t, p);
+    char want[800];
+    snprintf(want, sizeof want, "run-tristream.sh: TRACE=1 into %s/out, which holds an earlier run's traces (", t);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, want) && !strncmp(r.err, want, strlen(want)), "exit %d: %s",
+                  r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("diff -r %s/orig %s/out", t, t), 0);
+    r = tl_test_capture("OUT=%s/out BENCH=%s scripts/run-tristream.sh 2", t, p);
+    TL_ASSERT_MSG(r.rc == 1, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_MSG(tl_test_sh("diff -r %s/orig %s/out", t, t) == 0, "%s/out changed", t);
+}
+
 /* bench-kineto.sh takes its shared trace from TL_DATA, as the tests and
  * bench-solvers-protocol.sh do (before: always ../shared/data beside the
  * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
@@ -3016,7 +3047,7 @@ TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summ
              device_scripts_refuse_a_log_folder_that_is_a_file,
              bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
-             summaries_in_a_comma_decimal_locale,
+             summaries_in_a_comma_decimal_locale, tristream_rerun_into_a_traced_out,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob, knobs_summary_without_a_figure_says_dash,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
