@@ -528,6 +528,32 @@ TL_TEST(results_index_current_and_checked)
     tl_test_output_free(&r);
 }
 
+/* In a git checkout the index and its check take the folders git tracks:
+ * a run's untracked OUT under results/, a Slurm job's hidden staging
+ * folder and an untracked file in a tracked folder leave --check passing;
+ * a tracked folder without a row still fails it. Before: every folder
+ * counted, and one run into results/ (a default OUT) made make check's
+ * results_index_current_and_checked fail. */
+TL_TEST(results_index_tracked_folders_only)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("cd %s && git init -q . && mkdir -p res/a && echo x > res/a/manifest.txt && "
+                            "printf '| folder | what | commit | command | hardware |\\n| --- | --- | --- | --- | --- |\\n"
+                            "| `a/` | claim A | c1 | `cmd a` | hw A |\\n' > res/README.md && git add res && "
+                            "$OLDPWD/scripts/render-results-index.sh --results res && git add res/INDEX.md",
+                            t),
+                 0);
+    tl_test_output r = tl_test_capture("cd %s && mkdir -p res/run1 res/.out.task-0.42.XYZ && echo 1 > res/run1/t.csv && "
+                                       "echo 2 > res/.out.task-0.42.XYZ/t.csv && echo 3 > res/a/trace.rank0.csv && "
+                                       "$OLDPWD/scripts/render-results-index.sh --results res --check",
+                                       t);
+    TL_ASSERT_MSG(r.rc == 0 && !*r.err, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("cd %s && git add res/run1 && $OLDPWD/scripts/render-results-index.sh --results res --check", t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "res/run1/ has no row"), "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 /* The render scripts' usage errors, one line and exit 2: an option or
  * argument missing was bash's "line 13: 2: --results needs a folder" and
  * "line 23: 1: usage: ..." with exit 1, as for a failed run. */
@@ -3033,7 +3059,7 @@ TL_TEST(petsc_compare_default_matrices_need_tl_data)
 
 TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summary_every_sweep_point, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
-             roof_variants_side_by_side, roof_variants_refused, roof_failed_runs_and_reused_out, results_index_current_and_checked,
+             roof_variants_side_by_side, roof_variants_refused, roof_failed_runs_and_reused_out, results_index_current_and_checked, results_index_tracked_folders_only,
              render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, slurm_templates_refused_runs_leave_no_folder,
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder, bounded_steps_stop_on_a_signal,
              slurm_templates_nvls_off_unless_asked,
