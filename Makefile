@@ -1,6 +1,9 @@
 # trilap top-level Makefile. `make help` lists the targets, the variables a user sets and what was found.
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
+# Every recipe (check, demo, plots) runs in the C locale, as the scripts set
+# it: under a comma-decimal LANG (ssh passes it on) mawk read 1.7261e-03 as 1.
+export LC_ALL := C
 BUILD ?= build
 BIN   ?= bin
 PREFIX ?= /usr/local

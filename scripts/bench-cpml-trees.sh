@@ -20,6 +20,7 @@
 # Exit status: 2 for a bad argument (before anything runs), 1 when a run
 # failed (its round is left out of the means), 0 otherwise.
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 prog=bench-cpml-trees.sh
 out="" rounds=3 sizes="480 1024"

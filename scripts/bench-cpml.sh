@@ -41,6 +41,7 @@
 # TL_BIN: the folder of trilap-fdtd and trilap-bench [bin]; ncu is looked for
 # on PATH, then in CUDA_HOME [/usr/local/cuda]/bin and /opt/nvidia/nsight-compute.
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 out=""
 sizes="480 1024"
@@ -71,6 +72,7 @@ for n in $sizes; do [[ $n =~ ^[0-9]+$ ]] || { echo "bench-cpml.sh: invalid size 
 [[ $cpml =~ ^[1-9][0-9]*$ ]] || { echo "bench-cpml.sh: invalid --cpml '$cpml' (cells, at least 1)" >&2; exit 2; }
 [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "bench-cpml.sh: invalid --reps '$reps'" >&2; exit 2; }
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/bounded.sh"
 bin=${TL_BIN:-$here/bin}
 for p in trilap-fdtd trilap-bench; do
     [[ -x $bin/$p ]] || { echo "bench-cpml.sh: $bin/$p not built (make CUDA_ARCH=90 $bin/$p)" >&2; exit 1; }
@@ -87,7 +89,7 @@ run() {
     local lim=$1 n rc=0; shift
     say "\$ $*"
     n=$(wc -l <"$log")
-    timeout "$lim" "$@" >> "$log" 2>&1 || rc=$?
+    bounded "$lim" "$@" >> "$log" 2>&1 || rc=$?
     [ "$rc" = 0 ] || { say "  -> $(step_failure "$rc" "$lim" "$n")"; failed=1; }
     return 0
 }
@@ -140,7 +142,7 @@ if (( ncu )) && [[ -n $ncu_bin ]]; then
     for c in 0 "$cpml"; do
         per_step_of "$c" || continue
         say "\$ $ncu_bin ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
-        timeout 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip "$per_step" \
+        bounded 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip "$per_step" \
             --launch-count "$per_step" --section InstructionStats \
             --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
             --section WarpStateStats --section SchedulerStats --section SourceCounters \
@@ -158,7 +160,7 @@ if (( ncu_fabric )) && [[ -n $ncu_bin ]]; then
         per_step_of "$c" || continue
         f=$out/ncu-fabric-$first-cpml$c
         say "\$ $ncu_bin --clock-control none --page raw ... trilap-fdtd run --grid $first --cpml $c > $f.csv"
-        timeout 150 "$ncu_bin" --clock-control none --csv --page raw --kernel-name regex:vec --launch-skip "$per_step" \
+        bounded 150 "$ncu_bin" --clock-control none --csv --page raw --kernel-name regex:vec --launch-skip "$per_step" \
             --launch-count "$per_step" --metrics "$fabric_metrics" \
             "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 3 --cpml "$c" \
             > "$f.csv" 2>> "$log" || { say "  -> ncu failed or timed out"; failed=1; }

@@ -29,6 +29,7 @@
 # measured time at 40 Gpoints/s). Needs bin/trilap-fdtd and bin/trilap-bench built with CUDA.
 # TL_BIN: the folder of those programs [bin].
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 out=""
 sizes="320 480 640"
@@ -63,6 +64,7 @@ for k in $kernels $double $breakdown $strategies; do
     [[ $k =~ ^[a-z0-9-]+$ ]] || { echo "bench-fdtd.sh: invalid kernel or strategy name '$k'" >&2; exit 2; }
 done
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/bounded.sh"
 bin=${TL_BIN:-$here/bin}
 log=$out/bench.log
 say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
@@ -73,7 +75,7 @@ run() {
     local lim=$1 n rc=0; shift
     say "\$ $*"
     n=$(wc -l <"$log")
-    timeout "$lim" "$@" >> "$log" 2>&1 || rc=$?
+    bounded "$lim" "$@" >> "$log" 2>&1 || rc=$?
     [ "$rc" = 0 ] || say "  -> $(step_failure "$rc" "$lim" "$n")"
     return 0
 }

@@ -9,6 +9,7 @@
 # MPIRUN_ARGS, SRUN_ARGS and TRACE as for scripts/run-tristream.sh, which
 # each count runs.
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 usage() { echo "usage: ${0##*/} \"N1 N2 ...\" [trilap-bench tristream options...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage

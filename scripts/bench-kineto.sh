@@ -14,6 +14,7 @@
 # and the test helper are [bin, build] (make all tests builds both); OUT: the
 # scratch folder [a new one under TMPDIR].
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 mb=${1:-200}
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -14,6 +14,7 @@
 # sets CUDA_DEVICE_MAX_CONNECTIONS itself, as results/tristream-knobs-h200x2
 # was measured (before the program's own default became 32 queues).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 n=2
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi

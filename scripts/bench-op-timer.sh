@@ -15,6 +15,7 @@
 # [bin/trilap-solve]; OUT: the raw results' folder [a new one under TMPDIR];
 # one holding a CSV is refused (the medians would take in its rows).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 prog=bench-op-timer.sh
 root=$(cd "$(dirname "$0")/.." && pwd)

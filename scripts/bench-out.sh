@@ -11,6 +11,7 @@
 #   bench_out_begin_staged FINAL [TAG]      # FINAL (OUT/task-3), written elsewhere first
 #   bench_out_log FILE                      # a log appended to (tee -a) beside an appended CSV
 #   bench_out_fresh                         # refuse an OUT holding an earlier run's CSV
+#   bench_out_unused OUT NAME...            # refuse an OUT holding NAME (logs, raw) of an earlier run
 #   # the folder is $bench_out_dir
 #   bench_out_say_where=1                   # a finished run's last line names the folder
 #   bench_out_why=FUNCTION                  # prints ": REASON" for an interrupted run's line
@@ -167,20 +168,37 @@ bench_out_fresh() {
     }
 }
 
+# bench-solver-roof.sh's and bench-solvers-gpu.sh's summaries read every
+# file of logs/ and raw/: an OUT given again mixed the earlier run's rows
+# into this one's (render-roof-summary.sh reads each logs/p7-*.txt).
+bench_out_unused() {
+    local dir=$1 name
+    shift
+    for name; do
+        [ ! -e "$dir/$name" ] || {
+            echo "${bench_out_name:-${0##*/}}: $dir/$name is an earlier run's, and this run's summary would take it in; choose another OUT or remove it" >&2
+            exit 1
+        }
+    done
+}
+
 # An OUT given again holds an earlier run, often a committed one
 # (results/tristream-h200x2): the size of each of its files and its CSVs'
 # row count, so that a run failing before a row of its own leaves it as it
 # was (before, without a GPU, `OUT=results/tristream-h200x2
 # scripts/run-tristream.sh 2` left a '# ==== another run' line and the
 # program's error in its log, and bench-knobs.sh a line in each knob's CSV).
+# Its subfolders too: a TRACE=1 run's trace.rank<R>.csv went into
+# OUT/<variant>/, where a failed run left it (looking at the top alone, it
+# said the folder was left as the earlier run left it).
 bench_out_snapshot() {
     local f
     [ -d "$bench_out_dir" ] || return 0
     declare -gA bench_out_sizes=()
     while IFS= read -r -d '' f; do
-        bench_out_sizes[$f]=$(stat -c %s -- "$f")
-        bench_out_before+=("$f")
-    done < <(find "$bench_out_dir" -maxdepth 1 -type f -print0)
+        if [ -d "$f" ]; then bench_out_sizes[$f]=dir; else bench_out_sizes[$f]=$(stat -c %s -- "$f"); fi
+        [ -d "$f" ] || bench_out_before+=("$f")
+    done < <(find "$bench_out_dir" -mindepth 1 \( -type f -o -type d \) -print0)
     bench_out_rows=$(bench_out_count_rows)
 }
 
@@ -196,14 +214,14 @@ bench_out_restore() {
     local f undone=1
     while IFS= read -r -d '' f; do
         if [ -z "${bench_out_sizes[$f]+set}" ]; then
-            rm -f -- "$f"
-        elif [ "$(stat -c %s -- "$f")" -gt "${bench_out_sizes[$f]}" ]; then
-            truncate -s "${bench_out_sizes[$f]}" -- "$f"
-        else
+            rm -rf -- "$f"
+        elif [ -d "$f" ] || [ "$(stat -c %s -- "$f")" -le "${bench_out_sizes[$f]}" ]; then
             continue
+        else
+            truncate -s "${bench_out_sizes[$f]}" -- "$f"
         fi
         undone=0
-    done < <(find "$bench_out_dir" -maxdepth 1 -type f -print0)
+    done < <(find "$bench_out_dir" -mindepth 1 -depth \( -type f -o -type d \) -print0)
     return "$undone"
 }
 

@@ -31,6 +31,7 @@
 # its message is shown, the script stops, and an --out DIR it made is
 # removed if nothing was measured yet (else DIR/raw/ keeps the runs).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TL_BIN:-$here/bin}
 data=${TL_DATA:-$here/../shared/data}

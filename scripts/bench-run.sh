@@ -17,6 +17,7 @@
 # results in $out/raw/NAME.csv; a skip for the budget in skipped.txt, a
 # failure in failed.txt. Never past the budget by more than 15 s, so the
 # caller's summary gets written.
+. "$(dirname "${BASH_SOURCE[0]}")/bounded.sh"
 bench_run() {
     local name=$1 t=$2 bin=$3
     shift 3
@@ -30,7 +31,7 @@ bench_run() {
     local cmd=("$bin" --launcher threads --gpus 1 --backend cuda --partition block --rtol 0
         --atol 0 --warmup 1 --repeat 3 --results "$out/raw/$name.csv" "$@")
     echo "$ ${cmd[*]}" >"$out/logs/$name.txt"
-    timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
+    bounded "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
     local rc=$?
     log "$name: exit $rc"
     [ $rc -eq 0 ] || echo "$name exit $rc" >>"$out/failed.txt"
@@ -38,7 +39,7 @@ bench_run() {
 
 bench_triad() {
     log "stream"
-    timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
+    bounded 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
     triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
     # trilap-bench's own line says why (no GPU, say): before, the log
     # named the file alone

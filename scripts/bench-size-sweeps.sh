@@ -8,6 +8,7 @@
 # OUT [results/tristream-sizes-<host>-<N>gpu-<date>]; BENCH: the trilap-bench
 # to run [bin/trilap-bench].
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage

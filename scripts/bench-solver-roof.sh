@@ -16,6 +16,8 @@
 #   scripts/bench-solver-roof.sh [--old BIN] [--budget S] [--sizes "64 128 256"]
 #                                [--trace] [--marginal] OUTDIR
 #
+# An OUTDIR holding an earlier run's logs/ or raw/ is refused (exit 1): the
+# summary would take them in. Exit 1 when a run failed (failed.txt names it).
 # OUTDIR gets stream.csv (the triad), logs/*.txt (complete output of each
 # run), raw/*.csv (trilap-solve --results), summary.csv and summary.txt
 # (per run: us/iter, bytes per iteration, roofline, ratio, per-operation
@@ -43,6 +45,8 @@
 
 # not -e: a failed run is recorded and the rest goes on
 set -u
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
+. "$(dirname "$0")/bounded.sh"
 old=
 budget=200
 sizes="64 128 256"
@@ -87,6 +91,8 @@ for b in "$SOLVE" "$BENCH"; do
     [ -x "$b" ] || { echo "bench-solver-roof.sh: $b not built (make all)" >&2; exit 1; }
 done
 [ -z "$old" ] || [ -x "$old" ] || { echo "bench-solver-roof.sh: invalid --old '$old': not an executable trilap-solve" >&2; exit 2; }
+. "$here/scripts/bench-out.sh"
+bench_out_unused "$out" logs raw
 mkdir -p "$out/raw" "$out/logs" "$out/traces" || exit 1
 start=$SECONDS
 log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
@@ -100,7 +106,7 @@ if [ -n "$old" ] && [ -f "$data/1138_bus.mtx" ]; then
             bin=$SOLVE opt=
             [ $v = old ] && bin=$old
             [ $v = new-fuse ] && opt=--fuse
-            timeout 30 "$bin" --launcher threads --gpus 1 --backend cuda --solver $sv --rtol 1e-6 \
+            bounded 30 "$bin" --launcher threads --gpus 1 --backend cuda --solver $sv --rtol 1e-6 \
                 --warmup 0 --repeat 1 --history "$out/bits/$sv.$v.csv" $opt "$data/1138_bus.mtx" \
                 >"$out/bits/$sv.$v.txt" 2>&1
         done
@@ -172,3 +178,6 @@ done
 "$(dirname "$0")/render-roof-summary.sh" "$out" "$triad" || log "no summary"
 cat "$out/summary.txt" >&2
 log "done in $((SECONDS - start)) s"
+# a run that failed (out of memory, say) is the benchmark's failure: exit 1
+# (before, 0 with every run failed)
+[ ! -s "$out/failed.txt" ] || { log "runs failed: $out/failed.txt"; exit 1; }

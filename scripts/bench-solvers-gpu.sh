@@ -9,6 +9,8 @@
 #   scripts/bench-solvers-gpu.sh [--quick | --paper] [--budget S] [--cases NAMES]
 #                                [--fuse-compare] OUTDIR
 #
+# An OUTDIR holding an earlier run's logs/ or raw/ is refused (exit 1): the
+# summary would take them in. Exit 1 when a run failed (failed.txt names it).
 # OUTDIR gets stream.csv, raw/*.csv (trilap-solve --results, one row per
 # timed solve), logs/*.txt (complete output), traces/, results.csv (per
 # timed solve: solver, schedule, matrix, backend, nranks, rep, iterations,
@@ -35,6 +37,7 @@
 
 # not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 quick=0
 paper=0
 budget=170
@@ -68,6 +71,8 @@ data=${TL_DATA:-$here/../shared/data}/matrices
 for b in "$SOLVE" "$BENCH"; do
     [ -x "$b" ] || { echo "bench-solvers-gpu.sh: $b not built (make all)" >&2; exit 1; }
 done
+. "$here/scripts/bench-out.sh"
+bench_out_unused "$out" logs raw
 mkdir -p "$out/raw" "$out/logs" "$out/traces" || exit 1
 start=$SECONDS
 log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
@@ -199,9 +204,9 @@ if [ -x "$ANALYZE" ]; then
     for d in "$out"/traces/*; do
         [ -d "$d" ] || continue
         run=$(basename "$d")
-        timeout 60 "$ANALYZE" breakdown "$d" --csv "$out/breakdown/$run.csv" >"$d.breakdown.txt" 2>&1 ||
+        bounded 60 "$ANALYZE" breakdown "$d" --csv "$out/breakdown/$run.csv" >"$d.breakdown.txt" 2>&1 ||
             log "breakdown of $d failed"
-        timeout 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$run-overlap.csv" >"$out/breakdown/$run-overlap.txt" 2>&1 ||
+        bounded 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$run-overlap.csv" >"$out/breakdown/$run-overlap.txt" 2>&1 ||
             log "overlap of $d failed"
     done
     if "$(dirname "$0")/render-solver-breakdown.sh" "$out" >"$out/breakdown.txt" 2>&1; then
@@ -221,4 +226,4 @@ fi
     echo "trilap-solve: raw/manifest.txt (a block per run, naming the lines of its rows)"
 } >>"$out/manifest.txt"
 log "done in $((SECONDS - start)) s"
-[ ! -s "$out/failed.txt" ]
+[ ! -s "$out/failed.txt" ] || { log "runs failed: $out/failed.txt"; exit 1; }

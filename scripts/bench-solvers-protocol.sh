@@ -47,7 +47,9 @@
 
 # not -e: a failed run is recorded and the rest goes on
 set -u
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/bounded.sh"
 breakdown=0
 inputs="p7-64 p7-128 p7-256 p27-128 cd-128 1138_bus ani4 ani1_nonsymm p7-max"
 while [ $# -gt 0 ]; do
@@ -242,7 +244,7 @@ for name in "$@"; do
         sim=$((sim + est))
         continue
     fi
-    timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
+    bounded "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
     rc=$?
     log "$name: exit $rc"
     [ $rc -eq 0 ] || echo "$name: exit $rc (logs/$name.txt)" >>"$out/skipped.txt"
@@ -321,12 +323,12 @@ if [ $breakdown -eq 1 ] && [ "$backend" = cuda ]; then
             fi
             d=$out/traces/$size-$sched
             log "breakdown $size $sched ($bk iterations, traced)"
-            timeout "$t" "$SOLVE" "${launch[@]}" --partition block --solver pipecg --schedule "$sched" \
+            bounded "$t" "$SOLVE" "${launch[@]}" --partition block --solver pipecg --schedule "$sched" \
                 --rtol 0 --atol 0 --max-iterations $bk --warmup 1 --warmup-iterations 10 --repeat 1 \
                 --trace "$d" --cupti "$matrix" >"$out/logs/breakdown-$size-$sched.txt" 2>&1 ||
                 { echo "breakdown $size $sched: exit $? (logs/breakdown-$size-$sched.txt)" >>"$out/skipped.txt"; continue; }
-            timeout 60 "$ANALYZE" breakdown "$d" --csv "$out/breakdown/$size-$sched.csv" >"$out/breakdown/$size-$sched.txt" 2>&1
-            timeout 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$size-$sched-overlap.csv" >"$out/breakdown/$size-$sched-overlap.txt" 2>&1
+            bounded 60 "$ANALYZE" breakdown "$d" --csv "$out/breakdown/$size-$sched.csv" >"$out/breakdown/$size-$sched.txt" 2>&1
+            bounded 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$size-$sched-overlap.csv" >"$out/breakdown/$size-$sched-overlap.txt" 2>&1
         done
     done
     "$here/scripts/render-solver-breakdown.sh" "$out" >"$out/breakdown.txt" 2>&1 ||

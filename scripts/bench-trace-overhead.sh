@@ -19,6 +19,7 @@
 # files, the solver's refuses one holding a CSV (its medians would take in
 # its rows).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 ratio_table() { # TITLE, then the times by mode in t[]

@@ -30,7 +30,9 @@
 
 # not -e / pipefail: each step checks its own outcome
 set -u
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/bounded.sh"
 n=""
 k=""
 while [ $# -gt 0 ]; do
@@ -69,7 +71,7 @@ rm -f "$out/results.csv" "$out/results-traced.csv"
 # 0; a run to a tolerance in 2 iterations ends "not converged", exit 3, which
 # made the live one-H200 demo fall back to the host)
 gpu=0
-if timeout 60 "$SOLVE" --backend cuda --launcher threads --gpus 1 --no-stats --repeat 1 --warmup 0 \
+if bounded 60 "$SOLVE" --backend cuda --launcher threads --gpus 1 --no-stats --repeat 1 --warmup 0 \
     --rtol 0 --atol 0 --max-iterations 2 gen:poisson7:4 >"$out/gpu-probe.txt" 2>&1; then
     gpu=1
 fi
@@ -83,7 +85,7 @@ if [ $gpu -eq 1 ]; then
     # two ranks over NCCL need two GPUs; on one, the ranks share it and
     # exchange through pinned host memory
     comm=nccl comm_text="two ranks over NCCL, one GPU each"
-    if ! timeout 60 "$SOLVE" --backend cuda --launcher threads --ranks 2 --no-stats --repeat 1 --warmup 0 \
+    if ! bounded 60 "$SOLVE" --backend cuda --launcher threads --ranks 2 --no-stats --repeat 1 --warmup 0 \
         --rtol 0 --atol 0 --max-iterations 2 gen:poisson7:4 >"$out/gpu-probe-2ranks.txt" 2>&1; then
         comm=host comm_text="two ranks sharing one GPU, host-staged (--device-comm host: halo and allreduce through pinned host memory)"
     fi
@@ -107,7 +109,7 @@ fi
 matrix=gen:poisson7:$n
 
 echo "demo-solver.sh: pipecg on $matrix, two-stream then three-split, $k iterations, 1 warm-up and 3 timed solves each ..." >&2
-timeout 600 "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" \
+bounded 600 "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" \
     --warmup 1 --repeat 3 --schedule two-stream,three-split --partition block --results "$out/results.csv" \
     --progress "$matrix" >"$out/solve.txt" 2>"$out/solve.err" || {
     echo "demo-solver.sh: trilap-solve failed (exit $?), output in $out/solve.txt and $out/solve.err" >&2
@@ -115,7 +117,7 @@ timeout 600 "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iter
 }
 for s in two-stream three-split; do
     [ $gpu -eq 1 ] || continue
-    timeout 300 "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" \
+    bounded 300 "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" \
         --warmup 1 --warmup-iterations 10 --repeat 1 --schedule "$s" --partition block \
         --results "$out/results-traced.csv" --trace "$traces/$s" --cupti \
         "$matrix" >"$out/solve-$s-traced.txt" 2>&1 || {

@@ -17,6 +17,7 @@
 # into a folder of its own inside it and moves its files in at the end
 # (the solver part, DIR/solver, is written in place).
 set -Eeuo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 out=demo-out
 from=""

@@ -57,6 +57,7 @@
 # not -e / pipefail: every step is bounded and its outcome logged; a failed
 # step must not cost the lent session the steps after it
 set -u
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 # a command line it cannot run is refused before DEST is made: on a lent
 # machine a mistyped step was a log line in a session that went on (exit 0),

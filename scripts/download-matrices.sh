@@ -17,6 +17,7 @@
 # list is an error unless --update-checksums (first trusted download) or
 # --no-verify is given.
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 here=$(cd "$(dirname "$0")" && pwd)
 prog=download-matrices.sh

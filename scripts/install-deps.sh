@@ -14,6 +14,7 @@
 #                        while a package is missing (a dry run installs none)
 #   TRILAP_PACKAGES=FILE another package list [mk/debian-packages.txt]
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 list=${TRILAP_PACKAGES:-$here/mk/debian-packages.txt}

@@ -15,6 +15,7 @@
 # ("150 250 350"): the snapshots' steps, each a slice the run wrote.
 # TL_GNUPLOT names another gnuplot, TL_BIN the folder of trilap-analyze [bin].
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 cpu=""
 gpu=""
 out=""

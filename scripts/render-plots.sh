@@ -43,6 +43,7 @@
 # gnuplot (make plots passes the one make found), TL_BIN the folder of
 # trilap-analyze [bin].
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 results=""
 out=""

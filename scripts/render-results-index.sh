@@ -6,7 +6,11 @@
 # --check writes nothing and exits 1 when INDEX.md is not what it would
 # write. Exit 1 also when a folder has no row, a row no folder, or a row
 # not the five cells folder | claim | commit | command | hardware (named).
+# Only what git tracks counts (a run's OUT under results/ and a Slurm job's
+# .OUT.task-* staging folder are no committed result); outside a git
+# checkout it says so and takes every folder there (dot-folders aside).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 results=results check=0
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -14,7 +18,7 @@ while [[ $# -gt 0 ]]; do
             [[ $# -ge 2 && -n $2 ]] || { echo "render-results-index.sh: --results needs a folder (try --help)" >&2; exit 2; }
             results=$2; shift 2 ;;
         --check) check=1; shift ;;
-        -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "render-results-index.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -29,10 +33,23 @@ rows=$(awk -F' \\| ' '/^\| `[^`]+\/`/ {
            n = split($1, f, /, /)
            for (i = 1; i <= n; i++) { d = f[i]; gsub(/[`\/]/, "", d); print d "\t" $2 "\t" $3 "\t" $4 "\t" $5 } }
            END { exit bad }' "$readme") || exit 1
+# the files below a folder of results/, relative to it, dot-folders aside:
+# those git tracks (before, every folder: a default OUT of run-tristream.sh
+# made make check's test of the index fail)
+if git -C "$results" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    listed=$(git -C "$results" ls-files -z -- . | tr '\0' '\n')
+    folders=$(awk -F/ 'NF > 1 && $1 !~ /^\./ { print $1 }' <<<"$listed" | sort -u)
+else
+    echo "render-results-index.sh: $results is not in a git checkout: every folder there counts" >&2
+    listed=$(cd "$results" && find . -mindepth 2 -type f | sed 's|^\./||')
+    folders=$(find "$results" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n' | sort)
+fi
+# size<space>path of each, for the table below
+sizes=$(awk -F/ 'NF > 1 && $1 !~ /^\./' <<<"$listed" | tr '\n' '\0' | (cd "$results" && xargs -0 -r stat -c '%s %n' --))
 bad=0
 while IFS= read -r d; do
-    grep -q "^$d	" <<<"$rows" || { echo "render-results-index.sh: $results/$d/ has no row in $readme" >&2; bad=1; }
-done < <(find "$results" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+    [[ -n $d ]] && ! grep -q "^$d	" <<<"$rows" && { echo "render-results-index.sh: $results/$d/ has no row in $readme" >&2; bad=1; }
+done <<<"$folders"
 while IFS=$'\t' read -r d _; do
     [[ -d $results/$d ]] || { echo "render-results-index.sh: $readme names $d/, which $results/ lacks" >&2; bad=1; }
 done <<<"$rows"
@@ -49,12 +66,11 @@ trap 'rm -f "$tmp"' EXIT
     echo "| --- | --- | --- | --- | --- | ---: | ---: | ---: |"
     total=0
     while IFS=$'\t' read -r d claim commit cmd hw; do
-        files=$(find "$results/$d" -type f | wc -l)
         # the files' own sizes: a folder's apparent size differs by file system, a
         # file's last block by block size; these bytes are what git stores
-        bytes=$(find "$results/$d" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+        read -r files bytes man < <(awk -v d="$d/" '{ p = substr($0, index($0, " ") + 1) }
+            index(p, d) == 1 { n++; s += $1; if (p ~ /(^|\/)manifest[^\/]*\.txt$/) m++ } END { print n + 0, s + 0, m + 0 }' <<<"$sizes")
         kib=$(((bytes + 1023) / 1024))
-        man=$(find "$results/$d" -type f -name 'manifest*.txt' | wc -l)
         total=$((total + bytes))
         echo "| \`$d/\` | $claim | $commit | $cmd | $hw | $files | $kib | $man |"
     done < <(sort -t$'\t' -k1,1 <<<"$rows")

@@ -7,6 +7,7 @@
 #
 #   scripts/render-roof-summary.sh OUTDIR [TRIAD_GBS]
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 # an option is no OUTDIR (it said "--bogus/logs: no such directory")
 case ${1:-} in -?*) echo "render-roof-summary.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;; esac

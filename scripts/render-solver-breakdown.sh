@@ -19,6 +19,7 @@
 # (categories coll / p2p). Both cover the same timed solves (the trace
 # window).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 # an option is no OUT (it said "no traced breakdown runs under --bogus", exit 1)
 case ${1:-} in -?*) echo "render-solver-breakdown.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;; esac

@@ -18,6 +18,7 @@
 
 # not -e: a failed step is recorded and the rest goes on
 set -uo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 # not -e, so the arguments are checked here: '--bogus' was a DEST mkdir
 # refused, and the session went on to its build in the current folder

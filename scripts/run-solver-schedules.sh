@@ -40,6 +40,7 @@
 # --iterations or raise --n; the timings are kept but not comparable); 130, 143,
 # 129 when stopped by SIGINT, SIGTERM, SIGHUP (OUT removed if it holds no result).
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 
 prog=run-solver-schedules.sh
 # one line (before: the reason, then a usage line; no NRANKS printed the

@@ -5,11 +5,13 @@
 #
 #   scripts/run-tristream.sh 2                       # thread launcher, 2 GPUs
 #   LAUNCH=mpi scripts/run-tristream.sh 4 --iters 100000
-#   OUT=results/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2   # + OUT/<variant>/trace.rank<R>.csv
+#   OUT=rerun/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2   # + OUT/<variant>/trace.rank<R>.csv
+#   (TRACE=1 into an OUT holding <variant>/trace.rank* of an earlier run is refused, exit 2)
 #   LAUNCH=srun scripts/run-tristream.sh 4   # srun -n 4 $SRUN_ARGS (default --mpi=pmix --gpu-bind=none)
 # OUT [results/tristream-<host>-<N>gpu-<date>]; BENCH: the trilap-bench to run
 # [bin/trilap-bench]; LAUNCH=mpi runs MPIRUN [mpirun] -np N MPIRUN_ARGS.
 set -euo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 [ $# -ge 1 ] || usage
@@ -32,6 +34,12 @@ esac
 [ -z "$launcher" ] || command -v "$launcher" >/dev/null 2>&1 ||
   { echo "${0##*/}: LAUNCH=$LAUNCH but $launcher is not on PATH ($hint)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
+# the probes would write trace.rank<R>.csv beside the earlier run's (a
+# committed .csv.gz): two traces of one rank, which make demo refuses
+if [ "${TRACE:-0}" = 1 ] && [ -d "$out" ] && old=$(find "$out" -mindepth 2 -maxdepth 2 -name 'trace.rank*' -print -quit) && [ -n "$old" ]; then
+  echo "${0##*/}: TRACE=1 into $out, which holds an earlier run's traces ($old): choose another OUT" >&2
+  exit 2
+fi
 # a failed run leaves no folder of results behind (its errors are on stderr)
 . "$root/scripts/bench-out.sh"
 bench_out_begin "$out"

@@ -377,6 +377,38 @@ TL_TEST(roof_variants_side_by_side)
     free(s);
 }
 
+/* bench-solver-roof.sh with every run failing exits 1, its last line
+ * naming failed.txt; run again into that OUT, it and bench-solvers-gpu.sh
+ * refuse it in one line, exit 1, before any run. Before: exit 0 with every
+ * run failed, and an OUT given again mixed the earlier run's logs into
+ * this one's summary. */
+TL_TEST(roof_failed_runs_and_reused_out)
+{
+    roof_env e;
+    stand_ins(&e);
+    char p[700];
+    snprintf(p, sizeof p, "%s/fail-solve", e.dir);
+    write_script(p, "#!/bin/sh\necho 'trilap-solve: CUDA error: out of memory' >&2; exit 1\n");
+    tl_test_output r = tl_test_capture("SOLVE=%s BENCH=%s/trilap-bench VARIANTS=base= "
+                                       "scripts/bench-solver-roof.sh --sizes 64 %s", p, e.dir, e.out);
+    char want[800];
+    snprintf(want, sizeof want, "runs failed: %s/failed.txt\n", e.out);
+    const char *last = strrchr(r.err, ']');
+    TL_ASSERT_MSG(r.rc == 1 && last && !strcmp(last + 2, want), "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    static const char *const scripts[] = {"bench-solver-roof.sh --sizes 64", "bench-solvers-gpu.sh --quick"};
+    for (int i = 0; i < 2; i++) {
+        r = tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench VARIANTS=base= scripts/%s %s", e.dir, e.dir,
+                            scripts[i], e.out);
+        snprintf(want, sizeof want, ": %s/logs is an earlier run's, and this run's summary would take it in; "
+                                    "choose another OUT or remove it\n", e.out);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want) && !strncmp(r.err, scripts[i], 20),
+                      "%s: exit %d: %s", scripts[i], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(access(e.args, F_OK) != 0, "%s: trilap-solve ran", scripts[i]);
+    }
+}
+
 TL_TEST(roof_variants_refused)
 {
     roof_env e;
@@ -493,6 +525,32 @@ TL_TEST(results_index_current_and_checked)
                         t, t);
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT_MSG(strstr(r.err, "out of date"), "%s", r.err);
+    tl_test_output_free(&r);
+}
+
+/* In a git checkout the index and its check take the folders git tracks:
+ * a run's untracked OUT under results/, a Slurm job's hidden staging
+ * folder and an untracked file in a tracked folder leave --check passing;
+ * a tracked folder without a row still fails it. Before: every folder
+ * counted, and one run into results/ (a default OUT) made make check's
+ * results_index_current_and_checked fail. */
+TL_TEST(results_index_tracked_folders_only)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("cd %s && git init -q . && mkdir -p res/a && echo x > res/a/manifest.txt && "
+                            "printf '| folder | what | commit | command | hardware |\\n| --- | --- | --- | --- | --- |\\n"
+                            "| `a/` | claim A | c1 | `cmd a` | hw A |\\n' > res/README.md && git add res && "
+                            "$OLDPWD/scripts/render-results-index.sh --results res && git add res/INDEX.md",
+                            t),
+                 0);
+    tl_test_output r = tl_test_capture("cd %s && mkdir -p res/run1 res/.out.task-0.42.XYZ && echo 1 > res/run1/t.csv && "
+                                       "echo 2 > res/.out.task-0.42.XYZ/t.csv && echo 3 > res/a/trace.rank0.csv && "
+                                       "$OLDPWD/scripts/render-results-index.sh --results res --check",
+                                       t);
+    TL_ASSERT_MSG(r.rc == 0 && !*r.err, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("cd %s && git add res/run1 && $OLDPWD/scripts/render-results-index.sh --results res --check", t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "res/run1/ has no row"), "exit %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
 }
 
@@ -1014,6 +1072,46 @@ TL_TEST(interrupted_solver_schedules_leave_no_folder)
             TL_ASSERT_MSG(tl_test_sh(rows ? "test -s %s/out/solver-schedules.csv" : "test ! -e %s/out", t) == 0,
                           "rows %d, signal %d: the folder %s", rows, sig, rows ? "went" : "stayed");
             TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out", t), 0);
+        }
+}
+
+/* A ^C (SIGINT to the script's process group, as a terminal sends it) or
+ * a SIGTERM while a benchmark runs a step under its time limit stops the
+ * step and the script: 130 or 143, no further step started, the running
+ * one not left to finish. Before, GNU timeout's own process group missed
+ * the ^C: bench-cpml.sh ran the step to its end and started three more,
+ * exit 1 after 10 s; after a SIGTERM the script ended but the step ran on,
+ * orphaned. */
+TL_TEST(bounded_steps_stop_on_a_signal)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700], cmd[2400], calls[700], err[700];
+    snprintf(calls, sizeof calls, "%s/calls", t);
+    snprintf(err, sizeof err, "%s/err", t);
+    snprintf(p, sizeof p, "%s/trilap-bench", t);
+    fake_bench(p);
+    static const char *const names[] = {"trilap-fdtd", "trilap-solve"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/%s", t, names[i]);
+        write_script(p, "#!/bin/sh\necho start >> \"$CALLS\"\nsleep 3\necho end >> \"$CALLS\"\n");
+    }
+    static const char *const runs[] = {
+        "TL_BIN=$T scripts/bench-cpml.sh $T/out --sizes '480 1024' --reps 2",
+        "SOLVE=$T/trilap-solve BENCH=$T/trilap-bench VARIANTS=base= scripts/bench-solver-roof.sh --sizes '64 128' $T/out",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int s = 0; s < 2; s++) {
+            int sig = s ? SIGTERM : SIGINT;
+            snprintf(cmd, sizeof cmd, "T=%s; CALLS=$T/calls exec env %s", t, runs[i]);
+            int status = run_until_then_signal(cmd, calls, err, sig);
+            TL_ASSERT_MSG((WIFSIGNALED(status) && WTERMSIG(status) == sig) ||
+                              (WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig),
+                          "%s, signal %d: status %#x", runs[i], sig, status);
+            sleep(4); /* the step's end, had it run on */
+            char *c = tl_test_read(calls);
+            TL_ASSERT_MSG(!strcmp(c, "start\n"), "%s, signal %d: steps:\n%s", runs[i], sig, c);
+            free(c);
+            TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out %s", t, calls), 0);
         }
 }
 
@@ -1977,6 +2075,78 @@ TL_TEST(run_solver_schedules_bad_arguments_one_line)
     }
 }
 
+/* a stand-in trilap-solve appending a row of its --schedule and
+ * --max-iterations to --results, in solver_time_s 1.7261e-03 s */
+static void fake_schedules_solve(const char *path)
+{
+    write_script(path, "#!/bin/sh\n"
+                       "while [ $# -gt 0 ]; do case $1 in --results) out=$2 ;; --schedule) s=$2 ;;\n"
+                       "  --max-iterations) it=$2 ;; esac; shift; done\n"
+                       "[ -e \"$out\" ] || echo solver,precond,schedule,backend,matrix,nranks,iterations,"
+                       "solver_time_s,reason > \"$out\"\n"
+                       "echo \"pipecg,jacobi,$s,host,gen:poisson7:16,2,$it,1.7261e-03,fixed\" >> \"$out\"\n");
+}
+
+/* run-solver-schedules.sh's summary under a comma-decimal locale (de_DE,
+ * built with localedef into the test's folder) is the C locale's. Before,
+ * with no LC_ALL set by the script, mawk read 1.7261e-03 as 1 and printed
+ * its ratios as 1,000, exit 0. */
+TL_TEST(summaries_in_a_comma_decimal_locale)
+{
+    const char *t = tl_test_tmpdir();
+    if (tl_test_sh("command -v localedef >/dev/null && localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 2>/dev/null", t))
+        TL_SKIP("no localedef, or no de_DE source for it (/usr/share/i18n/locales)");
+    char solve[700], a[700], b[700];
+    snprintf(solve, sizeof solve, "%s/fake-solve", t);
+    fake_schedules_solve(solve);
+    static const char *const env[] = {"LC_ALL=C", "-u LC_ALL LC_NUMERIC=de_DE.UTF-8 LANG=de_DE.UTF-8"};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("env %s LOCPATH=%s SOLVE=%s LAUNCH=threads PLOT=0 OUT=%s/out%d "
+                                           "scripts/run-solver-schedules.sh 2 --iterations 20 --rounds 1",
+                                           env[i], t, solve, t, i);
+        TL_ASSERT_MSG(r.rc == 0, "%s: exit %d: %s", env[i], r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    snprintf(a, sizeof a, "%s/out0/summary.txt", t);
+    snprintf(b, sizeof b, "%s/out1/summary.txt", t);
+    char *c = tl_test_read(a), *de = tl_test_read(b);
+    TL_ASSERT_MSG(strstr(c, "1.7261e-03"), "%s", c);
+    TL_ASSERT_STREQ(de, c);
+    free(c);
+    free(de);
+}
+
+/* TRACE=1 into an OUT holding an earlier run's traces (a copy of the
+ * committed results/tristream-h200x2) is refused in one line, exit 2, the
+ * folder unchanged; a run into it that fails after writing into a
+ * variant's subfolder leaves it byte for byte as it was. Before: the
+ * probes' trace.rank0.csv went beside the committed trace.rank0.csv.gz
+ * (make demo: 'rank 0 has two trace files'), and a failed run said the
+ * folder was left as the earlier run left it with the new trace still in
+ * it (the snapshot looked at the top of the folder alone). */
+TL_TEST(tristream_rerun_into_a_traced_out)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("cp -r results/tristream-h200x2 %s/out && cp -r results/tristream-h200x2 %s/orig", t, t), 0);
+    snprintf(p, sizeof p, "%s/bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && d=${2%/*}; shift; done\n"
+                    "mkdir -p \"$d/three-split\" \"$d/new\" && echo partial > \"$d/three-split/trace.rank0.csv\"\n"
+                    "echo 'trilap-bench: CUDA error: an illegal memory access' >&2; exit 1\n");
+    tl_test_output r = tl_test_capture("OUT=%s/out TRACE=1 BENCH=%s scripts/run-tristream.sh 2 --hw-queues 0", t, p);
+    char want[800];
+    snprintf(want, sizeof want, "run-tristream.sh: TRACE=1 into %s/out, which holds an earlier run's traces (", t);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, want) && !strncmp(r.err, want, strlen(want)), "exit %d: %s",
+                  r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("diff -r %s/orig %s/out", t, t), 0);
+    r = tl_test_capture("OUT=%s/out BENCH=%s scripts/run-tristream.sh 2", t, p);
+    TL_ASSERT_MSG(r.rc == 1, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_MSG(tl_test_sh("diff -r %s/orig %s/out", t, t) == 0, "%s/out changed", t);
+}
+
 /* bench-kineto.sh takes its shared trace from TL_DATA, as the tests and
  * bench-solvers-protocol.sh do (before: always ../shared/data beside the
  * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
@@ -2889,9 +3059,9 @@ TL_TEST(petsc_compare_default_matrices_need_tl_data)
 
 TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summary_every_sweep_point, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
-             roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
+             roof_variants_side_by_side, roof_variants_refused, roof_failed_runs_and_reused_out, results_index_current_and_checked, results_index_tracked_folders_only,
              render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, slurm_templates_refused_runs_leave_no_folder,
-             interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
+             interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder, bounded_steps_stop_on_a_signal,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_array_killed_task_swept, slurm_killed_task_rows_kept, slurm_killed_task_of_another_cluster,
@@ -2903,6 +3073,7 @@ TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summ
              device_scripts_refuse_a_log_folder_that_is_a_file,
              bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
+             summaries_in_a_comma_decimal_locale, tristream_rerun_into_a_traced_out,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob, knobs_summary_without_a_figure_says_dash,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,

@@ -25,6 +25,11 @@
 #                    NCCL_HOME), each as NAME=: it had named 15 of 41,
 #                    not CI=true (mk/config.mk), TL_DATA, SQLITE=,
 #                    CUDA_HOME, DEMO_OUT ...
+#   scripts_c_locale every script of scripts/ a user runs (a sourced file
+#                    aside) and the Makefile's recipes export LC_ALL=C:
+#                    none did, and under a comma-decimal LANG (ssh passes
+#                    it on) mawk read 1.7261e-03 as 1 and bash's printf
+#                    refused 183.21, the summaries wrong with exit 0
 #   optional_libs_off
 #                    every file that reads zlib or sqlite through
 #                    TL_HAVE_* compiles with each of them off (-Werror): a
@@ -34,7 +39,7 @@
 #                    that build
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tests="long_functions scripts_strict scripts_help make_help optional_libs_off"
+tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -99,6 +104,17 @@ scripts_strict() {
         bad="$bad $f"
     done < <(cd "$top" && git ls-files '*.sh' '*.sbatch' .ci/run | grep -v '^results/') # results/: commands as run
     [ -z "$bad" ] || fail "scripts without set -euo pipefail or a stated reason:$bad"
+}
+
+scripts_c_locale() {
+    local f bad=""
+    tracked
+    while read -r f; do
+        grep -q 'no `set` of its own' "$top/$f" && continue
+        grep -q '^export LC_ALL=C\b' "$top/$f" || bad="$bad $f"
+    done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
+    [ -z "$bad" ] || fail "scripts that do not export LC_ALL=C:$bad"
+    grep -q '^export LC_ALL := C$' "$top/Makefile" || fail "the Makefile does not export LC_ALL := C to its recipes"
 }
 
 # A script runs nothing for --help: its usage is its header comment,

@@ -13,6 +13,7 @@
 
 # not -e: the comparison's exit status is kept and the analyses still run (rc below)
 set -uo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 an=$root/bin/trilap-analyze

@@ -21,6 +21,7 @@
 
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 # OUT was a variable and $1 the budget, so `device-run.sh OUT` (REPRODUCE.md)
 # ran with the budget "OUT", every step's test an error, exit 0

@@ -19,6 +19,7 @@
 
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
+export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 # OUT was a variable and $1 the budget, unlike device-run.sh OUT [BUDGET]:
 # `device-verify.sh OUT` was refused as a bad budget
