@@ -89,8 +89,8 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
 {
     static const char *const what[] = {"", "a PyTorch profiler (Kineto) trace", "an Nsight Systems export"};
     static const char *const clock_why[] = {
-        "", "Kineto measures no clock offsets to leave unapplied (each rank stays on its own host's clock, as the "
-            "# clock: line says; --align-clocks estimates offsets from matched collectives)",
+        "", ("Kineto measures no clock offsets to leave unapplied (each rank stays on its own host's clock, as the "
+             "# clock: line says; --align-clocks estimates offsets from matched collectives)"),
         "its ranks share one session clock, with no measured offsets to leave unapplied"};
     static const char *const incomplete_why[] = {
         "", "Kineto marks no trace complete=no (a folder is read with whichever of a run's ranks it holds)",

@@ -295,7 +295,7 @@ help:
 	@echo '  found at: CUDA_HOME= (its bin/nvcc, or NVCC=)  NCCL_HOME=  METIS_HOME=  SQLITE_HOME=  SIMGRID_HOME='
 	@echo '            MPICC=  MPIRUN=  GNUPLOT=/path/to/gnuplot  CC=cc  FUZZ_CC=clang (make fuzz)'
 	@echo 'build:    CUDA_ARCH="90 80"  CUDA_CODE=sm (compute: PTX only)  CUDA_FAST_COMPILE=min|mid|max  NVCCFLAGS='
-	@echo '          WERROR=1  OPT=-O2  V=1 (the commands)  SANITIZE=address,undefined  BUILD=build  BIN=bin'
+	@echo '          WERROR=1 (0 by default but with gcc 12, as CI)  OPT=-O2  V=1 (the commands)  SANITIZE=address,undefined  BUILD=build  BIN=bin'
 	@echo '          CI=true: as CI builds, CUDA compiled and never run (CUDA_ARCH=90 CUDA_CODE=compute'
 	@echo '          CUDA_FAST_COMPILE=mid unless given; GitHub Actions and GitLab set CI=true themselves)'
 	@echo 'tests:    TL_DATA=../shared/data (the shared matrices)  CHECK_JOBS=2  CHECK_FUZZ_SECONDS=5'

@@ -293,8 +293,8 @@ static size_t scan_two(const char *text, size_t len, size_t cut, int *done)
 TL_TEST(split_at_every_byte)
 {
     static const char *const values[] = {
-        " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a \\\"q\\\" \\\\ \\ud83d\\ude00 [x] {y}\", \"ts\": 1030.5, "
-        "\"dur\": 40, \"args\": {\"stream\": 7, \"dims\": [[1, 2], [], [-3e2]], \"x\": null, \"t\": true}}",
+        (" {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a \\\"q\\\" \\\\ \\ud83d\\ude00 [x] {y}\", \"ts\": 1030.5, "
+         "\"dur\": 40, \"args\": {\"stream\": 7, \"dims\": [[1, 2], [], [-3e2]], \"x\": null, \"t\": true}}"),
         "\"a \\\" ] } , string\"",
         "-12.5e+3",
         "true",

@@ -31,7 +31,7 @@ static tl_status write_manifest(tl_ctx *ctx, void *arg)
 static void expect_keys(const char *m, int nranks, const char *launcher)
 {
     char want[128];
-    const char *keys[] = {"program: ", "\ncommand: ", "\nversion: " TL_VERSION "\n", "\ngit_commit: " TL_GIT_COMMIT,
+    const char *keys[] = {"program: ", "\ncommand: ", ("\nversion: " TL_VERSION "\n"), ("\ngit_commit: " TL_GIT_COMMIT),
                           "\ndate: 20", "\ncwd: /", "\ncuda_runtime: ", "\ndriver: ", "\nnccl: ", "\ncupti: ", "\nmpi: ",
                           "\nnccl_nvls_enable: ", "\nranks_per_host: "};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
