@@ -83,23 +83,8 @@ log=$out/bench.log
 say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
 failed=0
 # run LIMIT_S ARGS...: one bounded step; a failure is logged with the
-# program's own error line (before, "failed or timed out" whatever the
-# cause), counted, and the script goes on
-run() {
-    local lim=$1 n rc=0; shift
-    say "\$ $*"
-    n=$(wc -l <"$log")
-    bounded "$lim" "$@" >> "$log" 2>&1 || rc=$?
-    [ "$rc" = 0 ] || { say "  -> $(step_failure "$rc" "$lim" "$n")"; failed=1; }
-    return 0
-}
-# step_failure RC LIMIT_S LINES: why a step failed, from the log after its first LINES lines
-step_failure() {
-    [ "$1" = 124 ] && { echo "timed out (limit ${2}s)"; return; }
-    local why
-    why=$(tail -n +"$(($3 + 1))" "$log" | grep -m 1 '^trilap-')
-    echo "exit $1${why:+: $why}"
-}
+# program's own error line, counted, and the script goes on
+run() { bounded_step "$@" || failed=1; }
 steps_for() { if (( $1 >= 800 )); then echo 40; else echo 100; fi; }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >> "$log" 2>&1 || true
@@ -129,9 +114,12 @@ fi
 declare -A counted=()
 per_step_of() {
     if [[ -z ${counted[$1]:-} ]]; then
-        counted[$1]=$(timeout 120 "$ncu_bin" --csv --page raw --kernel-name regex:vec --metrics launch__grid_size \
-            "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 1 --cpml "$1" 2>> "$log" |
-            grep -c '^"[0-9]' || true)
+        # bounded, not timeout inside $(...): a ^C stops it and the script
+        bounded 120 "$ncu_bin" --csv --page raw --kernel-name regex:vec --metrics launch__grid_size \
+            "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 1 --cpml "$1" \
+            > "$out/ncu-count.csv" 2>> "$log" || true
+        counted[$1]=$(grep -c '^"[0-9]' "$out/ncu-count.csv" || true)
+        rm -f "$out/ncu-count.csv"
         say "ncu: ${counted[$1]} launches a step at $first^3 with --cpml $1"
         (( counted[$1] > 0 )) || { say "  -> ncu counted no launch of a step (see $log)"; failed=1; }
     fi

@@ -69,23 +69,8 @@ bin=${TL_BIN:-$here/bin}
 log=$out/bench.log
 say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
 # run LIMIT_S ARGS...: one bounded step; a failure is logged with the
-# program's own error line (before, "failed or timed out" whatever the
-# cause: a machine without a GPU read as a timeout) and the script goes on
-run() {
-    local lim=$1 n rc=0; shift
-    say "\$ $*"
-    n=$(wc -l <"$log")
-    bounded "$lim" "$@" >> "$log" 2>&1 || rc=$?
-    [ "$rc" = 0 ] || say "  -> $(step_failure "$rc" "$lim" "$n")"
-    return 0
-}
-# step_failure RC LIMIT_S LINES: why a step failed, from the log after its first LINES lines
-step_failure() {
-    [ "$1" = 124 ] && { echo "timed out (limit ${2}s)"; return; }
-    local why
-    why=$(tail -n +"$(($3 + 1))" "$log" | grep -m 1 '^trilap-')
-    echo "exit $1${why:+: $why}"
-}
+# program's own error line and the script goes on
+run() { bounded_step "$@" || true; }
 steps_for() { if [[ -n $steps ]]; then echo "$steps"; elif (( $1 >= 800 )); then echo 40; else echo 100; fi; }
 
 if (( ! summary_only )); then

@@ -12,7 +12,8 @@
 # the shared data folder [../shared/data beside the checkout], as for the
 # tests and bench-solvers-protocol.sh. TL_BIN, TL_BUILD: where trilap-analyze
 # and the test helper are [bin, build] (make all tests builds both); OUT: the
-# scratch folder [a new one under TMPDIR].
+# folder for the traces and outputs, kept [a new one under TMPDIR, removed
+# at the end, whether the run succeeds or fails].
 set -euo pipefail
 export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -30,11 +31,27 @@ if [ ! -f "$src" ]; then
   echo "${0##*/}: $src: no such trace (set TL_DATA to the shared data folder, or give SRC)" >&2; exit 1
 fi
 command -v /usr/bin/time >/dev/null || [ -x /usr/bin/time ] || { echo "${0##*/}: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-kineto-bench-XXXXXX")}
-mkdir -p "$out"
-"$big" "$src" "$out/big.json" "$mb"
 . "$root/scripts/parts.sh"
-trap parts_drop EXIT
+# a scratch folder of its own goes at the end, whatever the outcome: the
+# traces are made again in seconds (before, ~2.1 MB per MB, 420 MB at the
+# default size, stayed in TMPDIR after every run); an OUT given is kept
+scratch=""
+if [ -n "${OUT:-}" ]; then
+  out=$OUT
+  mkdir -p "$out"
+else
+  out=$(mktemp -d "${TMPDIR:-/tmp}/trilap-kineto-bench-XXXXXX")
+  scratch=$out
+fi
+finish() {
+  local rc=$?
+  parts_drop
+  [ -n "$scratch" ] || return 0
+  rm -rf -- "$scratch"
+  [ "$rc" = 0 ] || echo "${0##*/}: stopped (exit $rc); its scratch folder $scratch removed (OUT=DIR keeps the traces)" >&2
+}
+trap finish EXIT
+"$big" "$src" "$out/big.json" "$mb"
 parts_stage gz "$out/big.json.gz"
 gzip -1 -c "$out/big.json" > "$gz"
 parts_commit

@@ -22,7 +22,9 @@
 # output (DIR/raw/), the rows as CSV (DIR/petsc-compare.csv), the table
 # (DIR/summary.txt) and DIR/manifest.txt; an existing DIR/summary.txt is
 # refused. Needs MPI and a PETSc build (make PETSC=1); TL_MPIRUN overrides
-# the mpirun command, TL_BIN the folder of trilap-solve, TL_DATA the shared
+# the mpirun command (given --allow-run-as-root --oversubscribe only where
+# its --version says Open MPI: srun gets -np alone), TL_BIN the folder of
+# trilap-solve, TL_DATA the shared
 # data folder whose matrices/ it reads [../shared/data beside the
 # checkout; the default matrices, 1138_bus, ani4 and ani1_nonsymm, are there].
 # Exit: 0; 2 bad arguments; 1 a matrix file that is not there (a default
@@ -94,6 +96,10 @@ for m in "${mats[@]}"; do
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 [ -x "$bin/trilap-solve" ] || { echo "bench-petsc-compare.sh: $bin/trilap-solve not built (make)" >&2; exit 1; }
+# --allow-run-as-root and --oversubscribe are Open MPI's mpirun's: srun or
+# MPICH's mpiexec (TL_MPIRUN) refuse them (before, passed to whichever ran)
+mpi_opts=()
+if "$mpirun" --version 2>/dev/null | grep -q 'Open MPI'; then mpi_opts=(--allow-run-as-root --oversubscribe); fi
 made=0
 if [ -n "$out" ]; then
   [ -e "$out/summary.txt" ] && { echo "bench-petsc-compare.sh: $out/summary.txt exists; choose another --out" >&2; exit 2; }
@@ -120,10 +126,10 @@ run() {
   [ "$1" = host ] && [[ ,$4, == *,pipebicgstab,* ]] && extra+=(--residual-replacement 100)
   [ "$iters" -gt 0 ] && stop=(--rtol 0 --atol 0 --max-iterations "$iters")
   local f="$rawdir/$5.txt"
-  { echo "# $mpirun --allow-run-as-root --oversubscribe -np $2 $bin/trilap-solve --backend $1 --solver $4 ${stop[*]} ${extra[*]} --warmup 1 --repeat $repeat --partition block $3"
+  { echo "# $mpirun ${mpi_opts[*]+${mpi_opts[*]} }-np $2 $bin/trilap-solve --backend $1 --solver $4 ${stop[*]} ${extra[*]} --warmup 1 --repeat $repeat --partition block $3"
     echo "# start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"; } >"$f"
   local rc=0
-  "$mpirun" --allow-run-as-root --oversubscribe -np "$2" "$bin/trilap-solve" --backend "$1" --solver "$4" \
+  "$mpirun" ${mpi_opts[@]+"${mpi_opts[@]}"} -np "$2" "$bin/trilap-solve" --backend "$1" --solver "$4" \
     "${stop[@]}" "${extra[@]}" --warmup 1 --repeat "$repeat" --partition block "$3" >>"$f" 2>&1 || rc=$?
   # 3: a solve stopped without converging (PETSc's KSPBCGS breaking down
   # on 1138_bus, say), a result of the comparison; any other failure

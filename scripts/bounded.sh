@@ -3,6 +3,7 @@
 # bench-cpml.sh, demo-solver.sh):
 #
 #   bounded SECONDS CMD [ARGS...]     # timeout SECONDS CMD ARGS; its status
+#   bounded_step SECONDS CMD [ARGS...] # the same into $log, a failure said
 #
 # GNU timeout runs CMD in a process group of its own, which a terminal's ^C
 # (SIGINT to the foreground group) misses: the step ran on to its end and
@@ -31,4 +32,26 @@ bounded() {
     eval "$bounded_traps"
     [ -z "$bounded_sig" ] || kill -s "$bounded_sig" $$
     return "$bounded_rc"
+}
+
+# bounded_step LIMIT_S CMD [ARGS...]: one step of a benchmark into the
+# caller's $log, said with the caller's say(); a failure is said with the
+# program's own error line ("exit 1: trilap-fdtd: ...", "timed out (limit
+# 60s)"; before, "failed or timed out" whatever the cause) and returns 1
+# (bench-fdtd.sh and bench-cpml.sh had a copy each)
+bounded_step() {
+    local lim=$1 n rc=0 why
+    shift
+    say "\$ $*"
+    # shellcheck disable=SC2154 # log: the caller's
+    n=$(wc -l <"$log")
+    bounded "$lim" "$@" >>"$log" 2>&1 || rc=$?
+    [ "$rc" != 0 ] || return 0
+    if [ "$rc" = 124 ]; then
+        say "  -> timed out (limit ${lim}s)"
+    else
+        why=$(tail -n +"$((n + 1))" "$log" | grep -m 1 '^trilap-') || true
+        say "  -> exit $rc${why:+: $why}"
+    fi
+    return 1
 }

@@ -118,6 +118,15 @@ for e in $matrices; do runs+=("$(resolve "$e")"); done
 root=$(cd "$(dirname "$0")/.." && pwd)
 solve=${SOLVE:-$root/bin/trilap-solve}
 [[ -x $solve ]] || { echo "$prog: $solve not built (run make)" >&2; exit 1; }
+# the launcher must be there before OUT is made (before, bash's "line 151:
+# mpirun: command not found", exit 127, on a machine without MPI)
+case $launch in
+    mpi) need=${MPIRUN:-mpirun} need=${need%% *} hint="load the MPI module or set MPIRUN; LAUNCH=threads runs the ranks as threads without MPI" ;;
+    srun) need=srun hint="LAUNCH=srun runs inside a Slurm allocation; elsewhere LAUNCH=threads or mpi" ;;
+    *) need="" ;;
+esac
+[[ -z $need ]] || command -v "$need" >/dev/null 2>&1 ||
+    { echo "$prog: LAUNCH=$launch but $need is not on PATH ($hint)" >&2; exit 1; }
 host=$(hostname -s)
 out=${OUT:-$root/results/solver-schedules-$backend$nranks-$host-$(date +%Y%m%d-%H%M%S)}
 csv=$out/solver-schedules.csv

@@ -888,6 +888,29 @@ TL_TEST(bench_out_not_a_folder_and_missing_launcher)
     }
 }
 
+/* run-solver-schedules.sh's default launcher (LAUNCH=mpi) or srun not on
+ * PATH: one line naming LAUNCH=threads, exit 1, no OUT (before, bash's
+ * "mpirun: command not found" and exit 127 on a machine without MPI, as
+ * REPRODUCE.md runs it). */
+TL_TEST(solver_schedules_missing_launcher)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const launch[][2] = {
+        {"MPIRUN=no-mpirun-here", "LAUNCH=mpi but no-mpirun-here is not on PATH (load the MPI module or set MPIRUN; "
+                                  "LAUNCH=threads runs the ranks as threads without MPI)\n"},
+        {"LAUNCH=srun PATH=/usr/bin:/bin", "LAUNCH=srun but srun is not on PATH (LAUNCH=srun runs inside a Slurm "
+                                           "allocation; elsewhere LAUNCH=threads or mpi)\n"}};
+    char want[600];
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s OUT=%s/out SOLVE=/bin/true scripts/run-solver-schedules.sh 2",
+                                           launch[i][0], t);
+        snprintf(want, sizeof want, "run-solver-schedules.sh: %s", launch[i][1]);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: rc %d: %s%s", launch[i][0], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out", t), 0);
+    }
+}
+
 /* The Slurm templates of scripts/slurm/ under stand-ins for srun and
  * mpirun (their own options dropped, the program run once) with the GPUs
  * hidden, each with the arguments its header gives: every option is one
@@ -2184,6 +2207,40 @@ TL_TEST(bench_kineto_reads_tl_data)
     tl_test_output_free(&r);
 }
 
+/* bench-kineto.sh without OUT removes the scratch folder it made under
+ * TMPDIR, after a run and after a failure (one line saying so); an OUT
+ * given keeps its traces. Before, big.json and its gzip copy (420 MB at
+ * the default size) stayed in TMPDIR after every run. */
+TL_TEST(bench_kineto_removes_its_scratch)
+{
+    char *real = realpath(tl_test_env("TL_DATA", "../shared/data"), NULL);
+    char trace[4096];
+    snprintf(trace, sizeof trace, "%s/kineto/trace_filter/sampled_rank-0.json.gz", real ? real : "");
+    free(real);
+    if (access(trace, R_OK) != 0) TL_SKIP("needs TL_DATA/kineto/trace_filter");
+    const char *t = tl_test_tmpdir();
+    char p[600];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tmp %s/bin", t, t), 0);
+    tl_test_output r = tl_test_capture("TMPDIR=%s/tmp scripts/bench-kineto.sh 1", t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_count(r.out, "\n") == 8, "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s/tmp)\"", t) == 0, "the scratch folder stayed in TMPDIR");
+    /* an analysis that fails: the folder goes too, and the line says how to keep it */
+    snprintf(p, sizeof p, "%s/bin/trilap-analyze", t);
+    write_script(p, "#!/bin/sh\necho 'trilap-analyze: stand-in failure' >&2\nexit 1\n");
+    r = tl_test_capture("TMPDIR=%s/tmp TL_BIN=%s/bin scripts/bench-kineto.sh 1", t, t);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "trilap-analyze: stand-in failure\nbench-kineto.sh: stopped (exit 1); its "
+                                             "scratch folder ") &&
+                      strstr(r.err, " removed (OUT=DIR keeps the traces)\n"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s/tmp)\"", t) == 0, "a failed run left its scratch folder");
+    r = tl_test_capture("TMPDIR=%s/tmp OUT=%s/o scripts/bench-kineto.sh 1", t, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test -s %s/o/big.json && test -s %s/o/big.json.gz", t, t), 0);
+}
+
 /* run-tristream.sh LAUNCH=srun starts its ranks as the Slurm template
  * does: srun --mpi=pmix (PMIx's variables select trilap's MPI launcher;
  * where the site's default is none, each rank ran alone on every GPU of
@@ -2952,6 +3009,16 @@ static const char petsc_compare_solve[] =
     "\"$s\" \"$i\"\n"
     "done\n";
 
+/* a launcher that says FAKE_MPI_NAME to --version, notes its own options
+ * in FAKE_LOG and runs the program */
+static const char petsc_compare_mpirun[] =
+    "#!/bin/sh\n"
+    "[ \"$1\" = --version ] && { echo \"${FAKE_MPI_NAME:-mpirun (Open MPI) 4.1.4}\"; exit 0; }\n"
+    "o=\n"
+    "while [ \"${1#-}\" != \"$1\" ]; do case $1 in -np) o=\"$o $1 $2\"; shift 2 ;; *) o=\"$o $1\"; shift ;; esac; done\n"
+    "echo \"launcher:$o\" >>\"$FAKE_LOG\"\n"
+    "exec \"$@\"\n";
+
 static tl_test_output petsc_compare(const char *dir, const char *env, const char *args)
 {
     return tl_test_capture("TL_BIN=%s TL_MPIRUN=%s/mpirun FAKE_LOG=%s/log %s scripts/bench-petsc-compare.sh --ranks 1 "
@@ -2964,12 +3031,40 @@ static tl_test_output petsc_compare(const char *dir, const char *env, const char
  * --residual-replacement 100, which trilap-solve refuses without
  * pipebicgstab, so --solvers pcg,pipecg gave trilap rows of dashes; a
  * failed run, a bad --rtol or solver made a table of dashes, exit 0). */
+/* --allow-run-as-root and --oversubscribe go to Open MPI's mpirun alone:
+ * a TL_MPIRUN that is srun gets -np only (before, both flags, which srun
+ * refuses: "unrecognized option"). */
+TL_TEST(petsc_compare_open_mpi_flags_only_to_open_mpi)
+{
+    const char *d = tl_test_tmpdir();
+    char path[600];
+    snprintf(path, sizeof path, "%s/mpirun", d);
+    write_script(path, petsc_compare_mpirun);
+    snprintf(path, sizeof path, "%s/trilap-solve", d);
+    write_script(path, petsc_compare_solve);
+    static const char *const launchers[][2] = {
+        {"", "launcher: --allow-run-as-root --oversubscribe -np 1\n"},
+        {"FAKE_MPI_NAME='slurm 23.02.7'", "launcher: -np 1\n"},
+        {"FAKE_MPI_NAME='HYDRA build details:'", "launcher: -np 1\n"}};
+    for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++) {
+        TL_ASSERT_EQ(tl_test_sh("rm -f %s/log", d), 0);
+        tl_test_output r = petsc_compare(d, launchers[i][0], "--solvers pcg gen:poisson7:4");
+        TL_ASSERT_MSG(r.rc == 0, "%s: exit %d: %s", launchers[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        snprintf(path, sizeof path, "%s/log", d);
+        char *log = tl_test_read(path);
+        TL_ASSERT_MSG(tl_test_count(log, launchers[i][1]) == 2 && tl_test_count(log, "launcher:") == 2, "%s: %s",
+                      launchers[i][0], log);
+        free(log);
+    }
+}
+
 TL_TEST(petsc_compare_failures_and_counts)
 {
     const char *d = tl_test_tmpdir();
     char path[600], want[900];
     snprintf(path, sizeof path, "%s/mpirun", d);
-    write_script(path, "#!/bin/sh\nshift 4\nexec \"$@\"\n");
+    write_script(path, petsc_compare_mpirun);
     snprintf(path, sizeof path, "%s/trilap-solve", d);
     write_script(path, petsc_compare_solve);
     /* PETSc's count in the footer: bicgstab's 10 of 20 is not a complete
@@ -3060,7 +3155,8 @@ TL_TEST(petsc_compare_default_matrices_need_tl_data)
 TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summary_every_sweep_point, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, roof_failed_runs_and_reused_out, results_index_current_and_checked, results_index_tracked_folders_only,
-             render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, slurm_templates_refused_runs_leave_no_folder,
+             render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, solver_schedules_missing_launcher,
+             slurm_templates_refused_runs_leave_no_folder,
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder, bounded_steps_stop_on_a_signal,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
@@ -3074,11 +3170,12 @@ TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summ
              bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              summaries_in_a_comma_decimal_locale, tristream_rerun_into_a_traced_out,
-             bench_kineto_reads_tl_data,
+             bench_kineto_reads_tl_data, bench_kineto_removes_its_scratch,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob, knobs_summary_without_a_figure_says_dash,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps, cpml_ncu_files_under_out,
              cpml_table_whole_or_nothing,
-             petsc_compare_failures_and_counts, petsc_compare_default_matrices_need_tl_data)
+             petsc_compare_failures_and_counts, petsc_compare_open_mpi_flags_only_to_open_mpi,
+             petsc_compare_default_matrices_need_tl_data)

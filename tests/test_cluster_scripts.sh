@@ -49,11 +49,17 @@
 #   slurm_job_sh_run_refused      slurm/job.sh run (bash, sbatch) rather than
 #                                 sourced: one line, exit 2 (before, exit 0
 #                                 having run nothing); --help its usage
+#   slurm_comm_ranks_from_the_allocation
+#                                 bench-comm.sbatch's mpirun: -np from
+#                                 --ntasks, --map-by ppr:N:node only from
+#                                 --ntasks-per-node, neither without them
+#                                 (before, ppr:8:node under -N 2 --ntasks=8,
+#                                 -np 2 without --ntasks)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused session_no_gpu_refused foreign_bad_arguments
 foreign_failed_step_exit_1 foreign_verify_bad_arguments foreign_verify_no_gpu_refused foreign_verify_failed_step_exit_1
-slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused"
+slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused slurm_comm_ranks_from_the_allocation"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_cluster.XXXXXX")
@@ -294,11 +300,31 @@ slurm_job_sh_run_refused() {
         fail "job.sh --help: exit $rc: $(head -n 3 "$probe/said")"
 }
 
+# what mpirun was given, before the program, by sbatch's task options
+slurm_comm_ranks_from_the_allocation() {
+    slurm_cluster
+    # shellcheck disable=SC2016 # the stand-in's own expansions
+    fake mpirun 'a=; while [ $# -gt 0 ]; do case $1 in -np | --map-by | --bind-to | -x) a="$a $1 $2"; shift 2 ;; *) break ;; esac; done
+echo "mpirun:$a" >>"$MPIRUN_SAID"; exec "$@"'
+    local case env want
+    for case in "SLURM_NTASKS=8 SLURM_NNODES=2|-np 8 --bind-to none" \
+        "SLURM_NTASKS=8 SLURM_NTASKS_PER_NODE=4 SLURM_NNODES=2|-np 8 --map-by ppr:4:node --bind-to none" \
+        "SLURM_NNODES=1|--bind-to none"; do
+        env=${case%|*} want="mpirun: ${case#*|} -x NCCL_DEBUG -x NCCL_NVLS_ENABLE"
+        rm -f "$probe/mpirun-said"
+        # shellcheck disable=SC2086 # the job's variables, one word each
+        run_in "$probe/tree" env $env MPIRUN_SAID="$probe/mpirun-said" OUT="$probe/comm" sbatch scripts/slurm/bench-comm.sbatch
+        [ "$rc" = 0 ] && [ "$(sort -u "$probe/mpirun-said")" = "$want" ] && [ "$(wc -l <"$probe/mpirun-said")" = 2 ] ||
+            fail "bench-comm.sbatch with $env: exit $rc, mpirun given: $(cat "$probe/mpirun-said" 2>&1), not '$want'"
+        rm -rf "$probe/comm"
+    done
+}
+
 case ${1:-} in
     --list) echo $tests ;;
     multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | session_no_gpu_refused | \
         foreign_bad_arguments | foreign_failed_step_exit_1 | foreign_verify_bad_arguments | foreign_verify_no_gpu_refused | \
         foreign_verify_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
-        slurm_job_sh_run_refused) "$1" ;;
+        slurm_job_sh_run_refused | slurm_comm_ranks_from_the_allocation) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
 esac
