@@ -2175,13 +2175,19 @@ TL_TEST(tristream_rerun_into_a_traced_out)
  * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
  * was not there), and its 'not built' line names a real make target
  * (before: 'run make and make tests'). */
-TL_TEST(bench_kineto_reads_tl_data)
+/* TL_DATA's trace_filter trace of RANK into trace, or the test skips */
+static void shared_kineto_trace(char *trace, size_t size, int rank)
 {
     char *real = realpath(tl_test_env("TL_DATA", "../shared/data"), NULL);
-    char trace[4096];
-    snprintf(trace, sizeof trace, "%s/kineto/trace_filter/sampled_rank-1.json.gz", real ? real : "");
+    snprintf(trace, size, "%s/kineto/trace_filter/sampled_rank-%d.json.gz", real ? real : "", rank);
     free(real);
     if (access(trace, R_OK) != 0) TL_SKIP("needs TL_DATA/kineto/trace_filter");
+}
+
+TL_TEST(bench_kineto_reads_tl_data)
+{
+    char trace[4096];
+    shared_kineto_trace(trace, sizeof trace, 1);
     const char *t = tl_test_tmpdir();
     tl_test_output r = tl_test_capture("TL_DATA=%s/none OUT=%s/o scripts/bench-kineto.sh 1", t, t);
     char want[600];
@@ -2213,11 +2219,8 @@ TL_TEST(bench_kineto_reads_tl_data)
  * the default size) stayed in TMPDIR after every run. */
 TL_TEST(bench_kineto_removes_its_scratch)
 {
-    char *real = realpath(tl_test_env("TL_DATA", "../shared/data"), NULL);
     char trace[4096];
-    snprintf(trace, sizeof trace, "%s/kineto/trace_filter/sampled_rank-0.json.gz", real ? real : "");
-    free(real);
-    if (access(trace, R_OK) != 0) TL_SKIP("needs TL_DATA/kineto/trace_filter");
+    shared_kineto_trace(trace, sizeof trace, 0);
     const char *t = tl_test_tmpdir();
     char p[600];
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tmp %s/bin", t, t), 0);
