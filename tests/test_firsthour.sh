@@ -52,12 +52,16 @@
 #                     its comment names; the report `less` names is where
 #                     `make demo` writes it; REPRODUCE.md's trilap-analyze
 #                     lines on results/ run
+#   readme_paths      every document README.md names in backquotes
+#                     (`x/README.md`) is in the checkout, and a section it
+#                     quotes after one ("The trace format") is a heading
+#                     there: it sent a clone's reader to ../shared/DESIGN.md
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
   demo_solver aliases install_headers installed_model results_to_a_pipe outputs_one_path output_limits model_interrupted
-  scripts_leave_nothing readme_quickstart no_shared_data"
+  scripts_leave_nothing readme_quickstart readme_paths no_shared_data"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -599,6 +603,22 @@ readme_quickstart() {
     done < <(awk '/^```sh/ { b = 1; next } /^```/ { b = 0 } b' "$top"/REPRODUCE.md |
         grep -E '^bin/trilap-analyze [a-z]+ +results/' | grep -v -e ' -o ' -e '--csv')
     [ $n -ge 4 ] || fail "REPRODUCE.md: $n trilap-analyze lines on results/, sections 2 and 3 have 4"
+}
+
+# a clone has only what is in it: each named document, and each section
+# quoted after it, `analysis/README.md` ("Overlap metrics")
+readme_paths() {
+    local top doc sec n=0
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    while IFS= read -r doc; do
+        n=$((n + 1))
+        [ -f "$top/$doc" ] || fail "README.md names $doc, which a clone does not have"
+    done < <(grep -o '`[^` ]*\.md`' "$top"/README.md | tr -d '`' | sort -u)
+    [ $n -ge 3 ] || fail "README.md: only $n documents named"
+    while IFS=$'\t' read -r doc sec; do
+        grep -qE "^#+ $sec" "$top/$doc" || fail "README.md quotes \"$sec\" of $doc, not a heading there"
+    done < <(tr '\n' ' ' <"$top"/README.md | grep -oE '`[^` ]+\.md` \("[^"]+"\)' |
+        sed -E 's/^`([^`]+)` \("([^"]+)"\)$/\1\t\2/')
 }
 
 case ${1:-} in
