@@ -38,7 +38,8 @@
 #                     an installed trilap-model finds its calibration under
 #                     PREFIX/share/trilap, and without one says --calib;
 #                     its calibrate, run from another folder, reads the
-#                     installed measurements and gives the committed values
+#                     installed measurements and gives the committed values;
+#                     the data's size is the one README.md states
 #   outputs_one_path  two output options naming one file (same.csv,
 #                     ./same.csv): refused in one line before reading,
 #                     nothing written (the second table replaced the first)
@@ -406,6 +407,11 @@ installed_model() {
     [ -z "$(ls -A "$d")" ] || fail "make install with a blank wrote $(ls -A "$d")"
     # the data make install puts under the prefix, then the program beside it
     make -C "$top" -s install-data DESTDIR="$d" PREFIX=/usr >"$tmp/log" 2>&1 || fail "make install-data: $(cat "$tmp/log")"
+    # README.md's size of it (it said 193,986 bytes after calib-h200.txt had grown by 18)
+    local want got
+    want=$(grep -o '[0-9,]* bytes in its [a-z]* files' "$top"/README.md | head -n 1 | cut -d' ' -f1 | tr -d ,)
+    got=$(find "$d/usr/share/trilap" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+    [ -n "$want" ] && [ "$got" = "$want" ] || fail "README.md says make install's data is '$want' bytes; installed: $got"
     mkdir -p "$d/usr/bin" && cp "$bin/trilap-model" "$d/usr/bin/"
     "$d/usr/bin/trilap-model" tristream >"$tmp/out" 2>"$tmp/err" || fail "installed trilap-model tristream: $(cat "$tmp/err")"
     grep -q "^# calibration: $d/usr/share/trilap/results/model/calib-h200.txt" "$tmp/out" ||
