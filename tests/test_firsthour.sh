@@ -38,7 +38,8 @@
 #                     an installed trilap-model finds its calibration under
 #                     PREFIX/share/trilap, and without one says --calib;
 #                     its calibrate, run from another folder, reads the
-#                     installed measurements and gives the committed values
+#                     installed measurements and gives the committed values;
+#                     the data's size is the one README.md states
 #   outputs_one_path  two output options naming one file (same.csv,
 #                     ./same.csv): refused in one line before reading,
 #                     nothing written (the second table replaced the first)
@@ -52,12 +53,16 @@
 #                     its comment names; the report `less` names is where
 #                     `make demo` writes it; REPRODUCE.md's trilap-analyze
 #                     lines on results/ run
+#   readme_paths      every document README.md names in backquotes
+#                     (`x/README.md`) is in the checkout, and a section it
+#                     quotes after one ("The trace format") is a heading
+#                     there: it sent a clone's reader to ../shared/DESIGN.md
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
   demo_solver aliases install_headers installed_model results_to_a_pipe outputs_one_path output_limits model_interrupted
-  scripts_leave_nothing readme_quickstart no_shared_data"
+  scripts_leave_nothing readme_quickstart readme_paths no_shared_data"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -402,6 +407,11 @@ installed_model() {
     [ -z "$(ls -A "$d")" ] || fail "make install with a blank wrote $(ls -A "$d")"
     # the data make install puts under the prefix, then the program beside it
     make -C "$top" -s install-data DESTDIR="$d" PREFIX=/usr >"$tmp/log" 2>&1 || fail "make install-data: $(cat "$tmp/log")"
+    # README.md's size of it (it said 193,986 bytes after calib-h200.txt had grown by 18)
+    local want got
+    want=$(grep -o '[0-9,]* bytes in its [a-z]* files' "$top"/README.md | head -n 1 | cut -d' ' -f1 | tr -d ,)
+    got=$(find "$d/usr/share/trilap" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+    [ -n "$want" ] && [ "$got" = "$want" ] || fail "README.md says make install's data is '$want' bytes; installed: $got"
     mkdir -p "$d/usr/bin" && cp "$bin/trilap-model" "$d/usr/bin/"
     "$d/usr/bin/trilap-model" tristream >"$tmp/out" 2>"$tmp/err" || fail "installed trilap-model tristream: $(cat "$tmp/err")"
     grep -q "^# calibration: $d/usr/share/trilap/results/model/calib-h200.txt" "$tmp/out" ||
@@ -599,6 +609,22 @@ readme_quickstart() {
     done < <(awk '/^```sh/ { b = 1; next } /^```/ { b = 0 } b' "$top"/REPRODUCE.md |
         grep -E '^bin/trilap-analyze [a-z]+ +results/' | grep -v -e ' -o ' -e '--csv')
     [ $n -ge 4 ] || fail "REPRODUCE.md: $n trilap-analyze lines on results/, sections 2 and 3 have 4"
+}
+
+# a clone has only what is in it: each named document, and each section
+# quoted after it, `analysis/README.md` ("Overlap metrics")
+readme_paths() {
+    local top doc sec n=0
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    while IFS= read -r doc; do
+        n=$((n + 1))
+        [ -f "$top/$doc" ] || fail "README.md names $doc, which a clone does not have"
+    done < <(grep -o '`[^` ]*\.md`' "$top"/README.md | tr -d '`' | sort -u)
+    [ $n -ge 3 ] || fail "README.md: only $n documents named"
+    while IFS=$'\t' read -r doc sec; do
+        grep -qE "^#+ $sec" "$top/$doc" || fail "README.md quotes \"$sec\" of $doc, not a heading there"
+    done < <(tr '\n' ' ' <"$top"/README.md | grep -oE '`[^` ]+\.md` \("[^"]+"\)' |
+        sed -E 's/^`([^`]+)` \("([^"]+)"\)$/\1\t\2/')
 }
 
 case ${1:-} in

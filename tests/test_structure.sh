@@ -44,9 +44,16 @@
 #                    gcc 12's (CI's) does: the default build with clang 14
 #                    stopped at analysis/cli.c's -Wstring-concatenation
 #                    (14 s on 2 cores, 2026-12-07; skipped without clang)
+#   rebuilds_on_new_cc
+#                    an object built with one compiler is rebuilt when
+#                    make is given another (CC=clang) or other flags
+#                    (OPT=), and not when given the same: `make CC=clang`
+#                    after `make` said nothing to do and kept the gcc
+#                    objects (qa-first2)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang"
+tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
+  rebuilds_on_new_cc"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -235,6 +242,24 @@ builds_with_clang() {
                 fail "CC=gcc (12, as CI) builds without -Werror: $flags" ;;
         esac
     done
+}
+
+rebuilds_on_new_cc() {
+    command -v clang >/dev/null 2>&1 || { echo "no clang on PATH" >&2; exit 77; }
+    local tmp o
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    o=$tmp/obj/runtime/error.o
+    # make VARS...: what make printed for the object (its "CC" line, or none)
+    compiled() {
+        env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=0 BUILD="$tmp" \
+            BIN="$tmp/bin" "$@" "$o" 2>&1 | grep -c 'CC *runtime/error\.c' || true
+    }
+    [ "$(compiled CC=gcc)" = 1 ] || fail "make CC=gcc did not compile runtime/error.c"
+    [ "$(compiled CC=gcc)" = 0 ] || fail "make CC=gcc again recompiled runtime/error.c"
+    [ "$(compiled CC=clang)" = 1 ] || fail "make CC=clang after CC=gcc kept the gcc object"
+    [ "$(compiled CC=clang OPT=-O1)" = 1 ] || fail "make OPT=-O1 kept the -O2 object"
+    [ "$(compiled CC=clang OPT=-O1)" = 0 ] || fail "make CC=clang OPT=-O1 again recompiled runtime/error.c"
 }
 
 case ${1:-} in
