@@ -802,6 +802,48 @@ TL_TEST(compare_zero_median_no_ratio)
     free(o);
 }
 
+/* compare against a run that marks no iterations (an export without
+ * trilap's iter ranges, a trace of a program without probes): its figures
+ * per iteration are "-", not its whole window as one iteration's, and the
+ * summary says why there is no speedup and how to mark them (before:
+ * idle_per_iter 40000.00 us, and "B nan us"). */
+TL_TEST(compare_run_without_iterations)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/a", t);
+    snprintf(b, sizeof b, "%s/b", t);
+    trace_of(a, 0, 1, "0,0,1,compute,compute,kernel,k,1000,9000,1,-1,0\n0,0,1,compute,compute,kernel,k,50000,59000,2,-1,1\n");
+    trace_of(b, 0, 1, "0,0,1,compute,compute,kernel,k,1000,9000,1,-1,-1\n0,0,1,compute,compute,kernel,k,50000,59000,2,-1,-1\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), a, b), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# speedup of B over A: - (B, ") &&
+                      strstr(o, "/b, has no iteration time: the trace marks no iterations: trilap's probes mark them"),
+                  "%s", o);
+    static const char *const per_iter[] = {"comm_per_iter", "comm_calls_per_iter", "idle_per_iter",
+                                           "launch_gaps_per_iter"};
+    for (size_t k = 0; k < sizeof per_iter / sizeof per_iter[0]; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "\n  %s ", per_iter[k]); /* the row, not the values line naming it */
+        const char *row = strstr(o, key);
+        TL_ASSERT_MSG(row, "no %s row:\n%s", per_iter[k], o);
+        char line[256];
+        row++;
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+        /* metric unit A B B_minus_A A_over_B: B and what it makes, "-" */
+        char f[6][64];
+        TL_ASSERT_EQ(sscanf(line, "%63s %63s %63s %63s %63s %63s", f[0], f[1], f[2], f[3], f[4], f[5]), 6);
+        TL_ASSERT_MSG(!strcmp(f[3], "-") && !strcmp(f[4], "-") && !strcmp(f[5], "-"), "%s", line);
+    }
+    TL_ASSERT_MSG(!strstr(o, "nan"), "%s", o);
+    free(o);
+    /* A without: said as A */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), b, a), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# speedup of B over A: - (A, "), "%s", o);
+    free(o);
+}
+
 /* No kernel carries its iteration (the probes could not attribute the
  * launches): the host's "iter" ranges bound the iterations, and every kernel
  * inside the selected time span counts. */
@@ -1497,6 +1539,14 @@ TL_TEST(results_values_say_why)
          "r.csv:2: bad us_per_iter '-1': not a number of 0 or more"},
         {"compare", "solver,nranks,rep,iterations,solver_time_s\ncg,1,0,10,x\n",
          "r.csv:2: bad solver_time_s 'x': not a number of 0 or more"},
+        /* a time beyond 2^61 ns (a damaged row): it was read, printed as
+         * the variant's max and moved its median, exit 0 */
+        {"compare", "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,80\ntwo-stream,2,1,99999999999999999999999999\n",
+         "r.csv:3: bad us_per_iter '99999999999999999999999999': beyond 2^61 ns (73 years), not a time"},
+        {"sweep", "variant,nranks,rep,us_per_iter,ring_bytes\ntwo-stream,2,0,3e15,8\n",
+         "r.csv:2: bad us_per_iter '3e15': beyond 2^61 ns"},
+        {"compare", "solver,nranks,rep,iterations,solver_time_s\ncg,1,0,10,3e9\n",
+         "r.csv:2: bad solver_time_s '3e9': beyond 2^61 ns"},
     };
     char res[600];
     snprintf(res, sizeof res, "%s/r.csv", t);
@@ -2892,7 +2942,7 @@ TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, o
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
-             compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio,
+             compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio, compare_run_without_iterations,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
              results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, open_range_on_unmarked_run,
