@@ -790,7 +790,7 @@ static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
  * say whether it waited (before: "ok", waiting 0.0 %, of a rank cut short
  * or of ranks on two hosts' clocks). */
 static const char late_unmatched_why[] =
-    "unpaired: no communication operation of theirs occurs as often on every rank (a rank cut short, or ranks of "
+    "unpaired: no communication operation of theirs occurs as often on every rank (records dropped, or ranks of "
     "two runs), so waiting for a late rank cannot be measured";
 static const char late_apart_why[] =
     "unpaired in time: none of their operations paired across the ranks ran on every rank at once, so the ranks' "

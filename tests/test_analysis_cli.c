@@ -244,9 +244,17 @@ TL_TEST(late_ranks_unmeasurable_said)
     const char *t = tl_test_tmpdir(), *bin = tl_test_bin(), *src = "results/tristream-h200x2/three-naive";
     if (access("results/tristream-h200x2/three-naive/trace.rank0.csv.gz", R_OK) != 0)
         TL_SKIP("results/tristream-h200x2 not in this checkout");
-    TL_ASSERT_EQ(tl_test_sh("mkdir %s/hosts %s/cut && cp %s/trace.rank0.csv.gz %s/hosts/ && cp %s/trace.rank0.csv.gz "
-                            "%s/cut/ && head -c 30000 %s/trace.rank1.csv.gz > %s/cut/trace.rank1.csv.gz",
-                            t, t, src, t, src, t, src, t),
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/hosts %s/cut %s/short && cp %s/trace.rank0.csv.gz %s/hosts/ && cp "
+                            "%s/trace.rank0.csv.gz %s/cut/ && head -c 30000 %s/trace.rank1.csv.gz > "
+                            "%s/cut/trace.rank1.csv.gz && cp %s/trace.rank0.csv.gz %s/short/",
+                            t, t, t, src, t, src, t, src, t, src, t),
+                 0);
+    /* rank 1 whole, but its last 10 of 400 NCCL kernels left out: no
+     * name occurs as often on both ranks (a file cut short pairs its
+     * first operations: cut_rank_operations_matched) */
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/trace.rank1.csv.gz | awk '/^# records=/ { next } /ncclDevKernel/ && ++n > 390 "
+                            "{ next } { print }' > %s/short/trace.rank1.csv",
+                            src, t),
                  0);
     TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/trace.rank1.csv.gz | awk -F, 'BEGIN { OFS = \",\" } /^# host=/ { print "
                             "\"# host=other\"; next } /^# window_(start|end)_ns=/ { split($0, a, \"=\"); printf "
@@ -259,8 +267,8 @@ TL_TEST(late_ranks_unmeasurable_said)
         const char *run, *flag, *why;
     } cases[] = {{"hosts", "", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired in time: none of their "
                                "operations paired across the ranks ran on every rank at once"},
-                 {"cut", "--accept-incomplete", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired: no "
-                                                "communication operation of theirs occurs as often on every rank"}};
+                 {"short", "", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired: no communication "
+                               "operation of theirs occurs as often on every rank"}};
     for (size_t k = 0; k < 2; k++) {
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s %s/%s", bin, cases[k].flag, t, cases[k].run), 0);
         char *o = out_of(t, "out");
@@ -2668,6 +2676,53 @@ static double rank_share(const char *out, int r, const char *key)
     return atof(at + strlen(key));
 }
 
+/* A rank file cut short holds the first of its operations (records are
+ * written by start): those pair up with the other ranks' first, so the
+ * waiting before the cut is measured; before, every operation of a name
+ * whose count differed between ranks was left unmatched, and a rank cut
+ * at iteration 120 of 201 gave waiting 0.0 us on every rank (4632.3 us on
+ * rank 0 of the whole run). A rank with fewer operations whose file is not
+ * cut still matches none of them. */
+TL_TEST(cut_rank_operations_matched)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512], csv[600], rows[2][2048];
+    snprintf(run, sizeof run, "%s/cut", t);
+    snprintf(csv, sizeof csv, "%s/o.csv", t);
+    for (int r = 0; r < 2; r++) {
+        int n = 0;
+        for (int k = 0; k < 4; k++) /* rank 1 arrives 500 ns after rank 0 at every all-reduce */
+            n += snprintf(rows[r] + n, sizeof rows[r] - (size_t)n,
+                          "%d,%d,1,compute,compute,kernel,k,%d,%d,%d,-1,%d\n"
+                          "%d,%d,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,%d,%d,%d,-1,%d\n",
+                          r, r, 10000 * k, 10000 * k + 2000, 2 * k + 1, k, r, r, 10000 * k + 3000 + 500 * r,
+                          10000 * k + 4000, 2 * k + 2, k);
+    }
+    trace(run, 0, rows[0]);
+    /* rank 1 cut inside its fourth row's successor: two all-reduces left */
+    char *cut = rows[1];
+    for (int line = 0; line < 4; line++) cut = strchr(cut, '\n') + 1;
+    snprintf(cut, 24, "%s", "1,1,1,compute,compute");
+    trace(run, 1, rows[1]);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s --csv %s", bin, run, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(fabs(csv_get(c, "0", "waiting_us") - 1.0) < 1e-9 && fabs(csv_get(c, "1", "waiting_us")) < 1e-9,
+                  "rank 0 waited 0.5 us at each of the two all-reduces rank 1's file holds:\n%s", c);
+    free(c);
+    /* the same rank 1 whole but missing its last two all-reduces: nothing
+     * says which of rank 0's four they are, so none pair up */
+    snprintf(run, sizeof run, "%s/short", t);
+    cut = rows[1];
+    for (int line = 0; line < 4; line++) cut = strchr(cut, '\n') + 1;
+    snprintf(cut, 128, "1,1,1,compute,compute,kernel,k,20000,22000,5,-1,2\n1,1,1,compute,compute,kernel,k,30000,32000,7,-1,3\n");
+    trace(run, 0, rows[0]);
+    trace(run, 1, rows[1]);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", bin, run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(fabs(csv_get(c, "0", "waiting_us")) < 1e-9, "%s", c);
+    free(c);
+}
+
 /* A rank file cut short is judged over the window its records cover (to
  * its last record's start, the probes writing records by start), and
  * every report says so: before, its window was the metadata's, and the
@@ -2945,7 +3000,7 @@ TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, o
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio, compare_run_without_iterations,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
-             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, open_range_on_unmarked_run,
+             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, open_range_on_unmarked_run,
              breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
              perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part, sweep_leaves_out_wrong_repetitions,
              output_over_read_only_input)
