@@ -524,7 +524,8 @@ const char *tl_an_activity_name(int activity);
 /* The span of two ranks (or runs) together. */
 tl_an_iter_span tl_an_iter_span_join(tl_an_iter_span a, tl_an_iter_span b);
 /* What an --iter-range that selected nothing met, for its refusal: "the
- * run has iterations 0..199"; or, where the trace marks none, that, and
+ * run has iterations 0..199", "its file, cut short, has iterations
+ * 0..119" of a rank's file cut short; or, where the trace marks none, that, and
  * how a program marks them for the source that wrote it (meta->clock:
  * NVTX ranges for an Nsight Systems export, ProfilerStep for a PyTorch
  * profiler trace, the probes' iteration calls for trilap's). Before, the

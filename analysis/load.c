@@ -1051,7 +1051,9 @@ const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf
     char span[256];
     if (have.n) {
         span_say(have, span, sizeof span);
-        snprintf(buf, n, "the run has %s", span);
+        /* a rank's file cut short has fewer than the run: the refusal
+         * named its file and gave its iterations as the run's */
+        snprintf(buf, n, "%s %s", m && m->window_cut ? "its file, cut short, has" : "the run has", span);
     } else if (!strncmp(m->clock, "nsys-session", 12) && m->nvtx_steps)
         snprintf(buf, n, "the trace marks no trilap iterations (NVTX ranges iter in the domain trilap)%s",
                  tl_an_steps_hint(m, span, sizeof span));

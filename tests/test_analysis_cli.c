@@ -2683,12 +2683,11 @@ static double rank_share(const char *out, int r, const char *key)
  * at iteration 120 of 201 gave waiting 0.0 us on every rank (4632.3 us on
  * rank 0 of the whole run). A rank with fewer operations whose file is not
  * cut still matches none of them. */
-TL_TEST(cut_rank_operations_matched)
+/* Two ranks of four iterations, rank 1 arriving 500 ns after rank 0 at
+ * every all-reduce, rank 1's file cut mid-row after iteration 1; rows
+ * keeps the whole rows of both. */
+static void rank1_cut_run(const char *run, char rows[2][2048])
 {
-    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
-    char run[512], csv[600], rows[2][2048];
-    snprintf(run, sizeof run, "%s/cut", t);
-    snprintf(csv, sizeof csv, "%s/o.csv", t);
     for (int r = 0; r < 2; r++) {
         int n = 0;
         for (int k = 0; k < 4; k++) /* rank 1 arrives 500 ns after rank 0 at every all-reduce */
@@ -2702,8 +2701,20 @@ TL_TEST(cut_rank_operations_matched)
     /* rank 1 cut inside its fourth row's successor: two all-reduces left */
     char *cut = rows[1];
     for (int line = 0; line < 4; line++) cut = strchr(cut, '\n') + 1;
+    char keep[32];
+    snprintf(keep, sizeof keep, "%s", cut);
     snprintf(cut, 24, "%s", "1,1,1,compute,compute");
     trace(run, 1, rows[1]);
+    memcpy(cut, keep, sizeof keep);
+}
+
+TL_TEST(cut_rank_operations_matched)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512], csv[600], rows[2][2048];
+    snprintf(run, sizeof run, "%s/cut", t);
+    snprintf(csv, sizeof csv, "%s/o.csv", t);
+    rank1_cut_run(run, rows);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s --csv %s", bin, run, csv), 0);
     char *c = tl_test_read(csv);
     TL_ASSERT_MSG(fabs(csv_get(c, "0", "waiting_us") - 1.0) < 1e-9 && fabs(csv_get(c, "1", "waiting_us")) < 1e-9,
@@ -2712,7 +2723,7 @@ TL_TEST(cut_rank_operations_matched)
     /* the same rank 1 whole but missing its last two all-reduces: nothing
      * says which of rank 0's four they are, so none pair up */
     snprintf(run, sizeof run, "%s/short", t);
-    cut = rows[1];
+    char *cut = rows[1];
     for (int line = 0; line < 4; line++) cut = strchr(cut, '\n') + 1;
     snprintf(cut, 128, "1,1,1,compute,compute,kernel,k,20000,22000,5,-1,2\n1,1,1,compute,compute,kernel,k,30000,32000,7,-1,3\n");
     trace(run, 0, rows[0]);
@@ -2721,6 +2732,34 @@ TL_TEST(cut_rank_operations_matched)
     c = tl_test_read(csv);
     TL_ASSERT_MSG(fabs(csv_get(c, "0", "waiting_us")) < 1e-9, "%s", c);
     free(c);
+}
+
+/* An --iter-range past a cut rank's records, within the run's: the
+ * refusal names that rank's file and gives its iterations as its file's
+ * (before: "the run has iterations 0..1", rank 0 having 0..3). */
+TL_TEST(cut_rank_iter_range_said)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], rows[2][2048], args[1600];
+    snprintf(run, sizeof run, "%s/cut", t);
+    rank1_cut_run(run, rows);
+    char tl[700], pf[700];
+    snprintf(tl, sizeof tl, "timeline -o %s/x.csv", t);
+    snprintf(pf, sizeof pf, "perfetto -o %s/x.json", t);
+    const char *const cmds[] = {"overlap", "diagnose", tl, pf};
+    /* the accepted cut is said first, then the refusal */
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0] + 1; k++) {
+        int past = k == sizeof cmds / sizeof cmds[0]; /* past every rank: the run's, as before */
+        snprintf(args, sizeof args, "%s --accept-incomplete --iter-range %s %s", past ? "overlap" : cmds[k],
+                 past ? "7:9" : "3:3", run);
+        tl_test_output o = tl_test_capture("%s/trilap-analyze %s", tl_test_bin(), args);
+        const char *want = past ? "cut/trace.rank0.csv: no GPU activity in iterations 7:9 (the run has iterations "
+                                  "0..3)\n"
+                                : "cut/trace.rank1.csv: no GPU activity in iterations 3:3 (its file, cut short, has "
+                                  "iterations 0..1)\n";
+        TL_ASSERT_MSG(o.rc == 1 && strstr(o.err, want) && !o.out[0], "%s: exit %d\n%s", args, o.rc, o.err);
+        tl_test_output_free(&o);
+    }
 }
 
 /* A rank file cut short is judged over the window its records cover (to
@@ -3000,7 +3039,7 @@ TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, o
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio, compare_run_without_iterations,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
-             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, open_range_on_unmarked_run,
+             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, cut_rank_iter_range_said, open_range_on_unmarked_run,
              breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
              perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part, sweep_leaves_out_wrong_repetitions,
              output_over_read_only_input)
