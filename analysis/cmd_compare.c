@@ -51,10 +51,9 @@ static int has_traces(const char *dir)
     return found;
 }
 
-/* Max over ranks of each metric (the slowest rank sets the pace). */
-/* A traced run's figures, each the max over its ranks; none says why it
- * has no iteration time where no rank marks an iteration ("" where one
- * does). */
+/* Max over ranks of each metric (the slowest rank sets the pace); none
+ * says why the run has no iteration time where no rank marks an iteration
+ * ("" where one does). */
 static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, size_t *nranks, char *clock,
                                size_t nclock, char *none, size_t nnone)
 {

@@ -7,7 +7,8 @@
  *   FDTD:     a grid the host cannot hold; verify decomp without a row
  *             before a failure
  *   traces:   records=N against the rows, CR LF, NUL, invalid UTF-8, times
- *             near the ends of int64, the rank set of a run folder
+ *             near the ends of int64, the rank set of a run folder, a file
+ *             gzipped twice, a window of years (diagnose's shares)
  *   Nsight Systems exports: impossible rows, NULL and text times, int64
  *             ends, names missing from StringIds, a missing kernel table, a
  *             damaged file, a text file named .sqlite */
