@@ -290,6 +290,10 @@ tl_status tl_an_run_files_nvtx(const char *dir, int flags, const char *iter_nvtx
  * path exists and is neither (checked before any open; analysis/input.c,
  * below the readers and the loader, which all ask it). */
 int tl_an_is_special(const char *path);
+/* 1 when path is gzip whose decompressed data is gzip again (a file
+ * gzipped twice): every reader then says so, where the trace reader saw
+ * binary data and the Kineto reader no JSON (analysis/input.c). */
+int tl_an_gzip_twice(const char *path);
 /* The refusal of an input no reader takes when its kind says why (a pipe
  * or a device, a gzip-compressed SQLite export, a text file named
  * .sqlite); TL_OK when nothing does, for the caller to say what it
@@ -520,7 +524,8 @@ const char *tl_an_activity_name(int activity);
 /* The span of two ranks (or runs) together. */
 tl_an_iter_span tl_an_iter_span_join(tl_an_iter_span a, tl_an_iter_span b);
 /* What an --iter-range that selected nothing met, for its refusal: "the
- * run has iterations 0..199"; or, where the trace marks none, that, and
+ * run has iterations 0..199", "its file, cut short, has iterations
+ * 0..119" of a rank's file cut short; or, where the trace marks none, that, and
  * how a program marks them for the source that wrote it (meta->clock:
  * NVTX ranges for an Nsight Systems export, ProfilerStep for a PyTorch
  * profiler trace, the probes' iteration calls for trilap's). Before, the

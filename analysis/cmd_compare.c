@@ -51,9 +51,11 @@ static int has_traces(const char *dir)
     return found;
 }
 
-/* Max over ranks of each metric (the slowest rank sets the pace). */
+/* Max over ranks of each metric (the slowest rank sets the pace); none
+ * says why the run has no iteration time where no rank marks an iteration
+ * ("" where one does). */
 static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, size_t *nranks, char *clock,
-                               size_t nclock)
+                               size_t nclock, char *none, size_t nnone)
 {
     tl_status st = TL_OK;
     tl_an_names *names = NULL;
@@ -66,9 +68,14 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, si
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, nclock);
     *nranks = nr;
     for (int j = 0; j < NM; j++) x[j] = -INFINITY;
+    tl_an_iter_span have = {0};
     for (size_t r = 0; r < nr; r++) {
         const tl_an_metrics *m = &res[r].whole;
-        double it = (double)(res[r].nslices ? res[r].nslices : 1), lo, med, hi;
+        /* a rank without iterations has no figure per iteration: its whole
+         * window was printed as one iteration's (an export that marks none:
+         * derived_comm_per_iter 468854.62 us, "iterations 0.00") */
+        double it = res[r].nslices ? (double)res[r].nslices : NAN, lo, med, hi;
+        have.n += res[r].nslices;
         TL_TRYGOTO(tl_an_iter_times(&res[r], &lo, &med, &hi), st, fail);
         double v[NM] = {med,
                         (double)m->w / 1e3,
@@ -86,6 +93,8 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, si
     }
     for (int j = 0; j < NM; j++)
         if (!isfinite(x[j])) x[j] = NAN;
+    if (have.n || !nr) snprintf(none, nnone, "%s", "");
+    else tl_an_iters_had(have, &res[0].meta, none, nnone);
 fail:
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);
@@ -411,10 +420,10 @@ int tl_an_cmd_compare(int argc, char **argv)
     TL_TRYGOTO(tl_an_table_std_meta(t, "compare", a), st, fail);
     if (b && has_traces(a) && has_traces(b)) {
         double xa[NM], xb[NM];
-        char ca[512], cb[512];
+        char ca[512], cb[512], nonea[640], noneb[640];
         size_t na = 0, nb = 0;
-        TL_TRYGOTO(trace_metrics(a, &o, xa, &na, ca, sizeof ca), st, fail);
-        TL_TRYGOTO(trace_metrics(b, &o, xb, &nb, cb, sizeof cb), st, fail);
+        TL_TRYGOTO(trace_metrics(a, &o, xa, &na, ca, sizeof ca, nonea, sizeof nonea), st, fail);
+        TL_TRYGOTO(trace_metrics(b, &o, xb, &nb, cb, sizeof cb, noneb, sizeof noneb), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "A", "%s", a), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "B", "%s", b), st, fail);
         /* each value is its run's slowest rank: of runs at other rank
@@ -449,6 +458,9 @@ int tl_an_cmd_compare(int argc, char **argv)
         /* a zero or missing median has no ratio: "-", as the table's column */
         if (xb[0] > 0 && isfinite(xa[0] / xb[0]))
             printf("# speedup of B over A: %.3fx (iteration time)\n", xa[0] / xb[0]);
+        else if (nonea[0] || noneb[0]) /* was "B nan us" */
+            printf("# speedup of B over A: - (%s, %s, has no iteration time: %s)\n", nonea[0] ? "A" : "B",
+                   nonea[0] ? a : b, nonea[0] ? nonea : noneb);
         else
             printf("# speedup of B over A: - (iteration time: A %.2f us, B %.2f us)\n", xa[0], xb[0]);
         if (o.c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o.c.csv), st, fail);

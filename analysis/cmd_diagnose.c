@@ -790,7 +790,7 @@ static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
  * say whether it waited (before: "ok", waiting 0.0 %, of a rank cut short
  * or of ranks on two hosts' clocks). */
 static const char late_unmatched_why[] =
-    "unpaired: no communication operation of theirs occurs as often on every rank (a rank cut short, or ranks of "
+    "unpaired: no communication operation of theirs occurs as often on every rank (records dropped, or ranks of "
     "two runs), so waiting for a late rank cannot be measured";
 static const char late_apart_why[] =
     "unpaired in time: none of their operations paired across the ranks ran on every rank at once, so the ranks' "
@@ -1355,7 +1355,7 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
         /* a host-only rank's compute is its host's compute ranges; without
          * them "0.0%" would say its host did not compute */
         char cp[64];
-        double ucp = 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w;
+        double ucp = 100.0 * (double)tl_an_m_union(m, TL_AN_C_COMPUTE) / w;
         int host = tl_an_rank_host_only(&res[r]);
         if (host && !res[r].n_host_compute) snprintf(cp, sizeof cp, "n/a (a host-only rank: no GPU compute)");
         else snprintf(cp, sizeof cp, "%.1f%%%s", ucp, host ? " (its host's compute ranges)" : "");
@@ -1364,9 +1364,9 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
         printf("# rank %d: window %.1f us%s%s%s, %zu iterations; compute %s, p2p %.1f%%, coll %.1f%%, exposed "
                "communication %.1f%%, idle %.1f%% of the window; hidden %s, comm_comm %s, triple %.2f%%\n",
                res[r].meta.rank, US(m->w), cut[0] ? " (" : "", cut, cut[0] ? ")" : "", res[r].nslices, cp,
-               100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w,
-               100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w, 100 * tl_an_m_exposed(m) / w,
-               100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
+               100.0 * (double)tl_an_m_union(m, TL_AN_C_P2P_ALL) / w,
+               100.0 * (double)tl_an_m_union(m, TL_AN_C_COLL_ALL) / w, 100.0 * (double)tl_an_m_exposed(m) / w,
+               100.0 * (double)tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
     }
 }
 

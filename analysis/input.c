@@ -1,10 +1,12 @@
 /* What every reader needs of its input, below them all (load.c lists a
  * run's files through the readers, and the readers ask this of theirs):
- * whether a path can be opened without waiting for a writer, and the rank
- * of a trace that names none. */
+ * whether a path can be opened without waiting for a writer, the rank of
+ * a trace that names none, and whether a file is gzipped twice. */
 #include "analysis/analysis.h"
 
 #include <sys/stat.h>
+
+#include "runtime/gzin.h"
 
 int tl_an_is_special(const char *path)
 {
@@ -22,4 +24,12 @@ int tl_an_rank_unclaimed(const int *ranks, size_t n, size_t stride)
         r += taken;
     }
     return r;
+}
+
+int tl_an_gzip_twice(const char *path)
+{
+    unsigned char head[2];
+    int gz = 0;
+    long got = tl_gzin_peek(path, head, sizeof head, &gz);
+    return gz == 1 && got == 2 && head[0] == 0x1f && head[1] == 0x8b;
 }

@@ -177,6 +177,20 @@ static void window_cut(tl_an_meta *meta, int64_t lstart)
     meta->w1 = end;
 }
 
+/* The probes' reader on a rank file; one gzipped twice is said as such, the
+ * reader seeing only binary data in it ("NUL byte in line 1"). */
+static tl_status open_trace(tl_trace_reader **rd, const char *path, int accept_incomplete)
+{
+    if (tl_an_gzip_twice(path)) {
+        const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+        return TL_FAIL(TL_ERR_PARSE,
+                       "%s: gzip data inside gzip (the file gzipped twice): decompress it once, keeping its name "
+                       "(gunzip -c %s > %s.once && mv %s.once %s, in its folder)",
+                       path, base, base, base, base);
+    }
+    return tl_trace_reader_open(rd, path, accept_incomplete);
+}
+
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
 {
     tl_status st = TL_OK;
@@ -190,7 +204,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     tl_progress bar = {0}; /* reading a large file */
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", path);
-    TL_TRYGOTO(tl_trace_reader_open(&rd, path, flags & TL_TRACE_ACCEPT_INCOMPLETE), st, fail);
+    TL_TRYGOTO(open_trace(&rd, path, flags & TL_TRACE_ACCEPT_INCOMPLETE), st, fail);
     int found = 0, fw0 = 0, fw1 = 0;
     int64_t x = 0;
     meta->rank = meta->nranks = meta->device = -1;
@@ -345,7 +359,7 @@ static tl_status read_head(const char *path, int flags, rank_head *h)
     h->base = strrchr(path, '/') + 1;
     h->rank = tl_trace_rank_of_name(h->base);
     h->meta_rank = h->nranks = h->declared = -1;
-    TL_TRY(tl_trace_reader_open(&rd, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    TL_TRY(open_trace(&rd, path, TL_TRACE_ACCEPT_INCOMPLETE));
     TL_TRYGOTO(meta_i64(rd, path, "rank", &h->meta_rank, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "nranks", &h->nranks, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "records", &h->declared, &found), st, fail);
@@ -1037,7 +1051,9 @@ const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf
     char span[256];
     if (have.n) {
         span_say(have, span, sizeof span);
-        snprintf(buf, n, "the run has %s", span);
+        /* a rank's file cut short has fewer than the run: the refusal
+         * named its file and gave its iterations as the run's */
+        snprintf(buf, n, "%s %s", m && m->window_cut ? "its file, cut short, has" : "the run has", span);
     } else if (!strncmp(m->clock, "nsys-session", 12) && m->nvtx_steps)
         snprintf(buf, n, "the trace marks no trilap iterations (NVTX ranges iter in the domain trilap)%s",
                  tl_an_steps_hint(m, span, sizeof span));

@@ -68,6 +68,7 @@ typedef struct rank_ops {
     rop *v;
     size_t n;
     int shared; /* reads rank 0's very clock (metadata clock_shared): no offset to estimate */
+    int cut;    /* its file cut short (tl_an_meta.window_cut): it holds a prefix of its operations */
 } rank_ops;
 
 static tl_status collect(const char *path, int flags, tl_an_names *names, rank_ops *ro)
@@ -78,6 +79,7 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
     tl_status st = TL_OK;
     TL_TRY(tl_an_rank_load(path, flags, names, &rk));
     ro->shared = rk.meta.clock_shared[0] != '\0';
+    ro->cut = rk.meta.window_cut;
     TL_TRYGOTO(rank_opseq(&rk, &q, &m), st, fail);
     ro->v = malloc((m ? m : 1) * sizeof *ro->v);
     TL_CHECKGOTO(ro->v, TL_ERR_NOMEM, st, fail, "%zu communication operations", m);
@@ -184,6 +186,35 @@ static tl_status estimate_offsets(tl_an_ops *o, const rank_ops *ro, size_t nf, c
     return TL_OK;
 }
 
+/* How many of rank 0's operations of one (group, key), [lo[0], hi0), are
+ * matched, lo[f] set for every rank: all, where every rank has as many;
+ * else none, but where every rank with fewer than the most has its file cut
+ * short: the operations its records hold are the first of each name
+ * (records are written by start), so the first of the fewest pair up (a
+ * rank cut at iteration 120 of 201 left all waiting unmatched, 0.0 us on
+ * every rank). *left: the operations left whole (rank 0's where none pair
+ * up, else those of the rank with most beyond the fewest). */
+static size_t match_count(const rank_ops *ro, size_t nf, size_t *lo, size_t hi0, size_t *left)
+{
+    size_t cnt = hi0 - lo[0], mn = cnt, mx = cnt;
+    for (size_t f = 1; f < nf; f++) {
+        size_t hi;
+        key_range(&ro[f], ro[0].v[lo[0]].group, ro[0].v[lo[0]].key, &lo[f], &hi);
+        mn = hi - lo[f] < mn ? hi - lo[f] : mn;
+        mx = hi - lo[f] > mx ? hi - lo[f] : mx;
+    }
+    *left = 0;
+    if (mn == mx) return cnt;
+    *left = cnt;
+    for (size_t f = 0; f < nf; f++) {
+        size_t a, b;
+        key_range(&ro[f], ro[0].v[lo[0]].group, ro[0].v[lo[0]].key, &a, &b);
+        if (b - a < mx && !ro[f].cut) return 0;
+    }
+    *left = mx - mn;
+    return mn;
+}
+
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o)
 {
     tl_status st = TL_OK;
@@ -210,19 +241,12 @@ tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names 
         size_t *lo = &glo[ng * nf], hi0;
         key_range(&ro[0], ro[0].v[i].group, ro[0].v[i].key, &lo[0], &hi0);
         i = hi0;
-        size_t cnt = hi0 - lo[0];
-        int same = 1;
-        for (size_t f = 1; f < nf && same; f++) {
-            size_t hi;
-            key_range(&ro[f], ro[0].v[lo[0]].group, ro[0].v[lo[0]].key, &lo[f], &hi);
-            same = hi - lo[f] == cnt;
-        }
-        if (!same) {
+        size_t left = 0, mn = match_count(ro, nf, lo, hi0, &left);
+        if (left) {
             o->unmatched_names++;
-            o->unmatched_ops += cnt;
-            continue;
+            o->unmatched_ops += left;
         }
-        gcnt[ng++] = cnt;
+        if (mn) gcnt[ng++] = mn;
     }
     if (flags & TL_AN_ALIGN_ENDS) TL_TRYGOTO(estimate_offsets(o, ro, nf, glo, gcnt, ng), st, fail);
     for (size_t g = 0; g < ng; g++)

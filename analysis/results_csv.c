@@ -242,23 +242,38 @@ static tl_status x_is_words(const char *path, long lineno, char *const *f, const
                    num);
 }
 
+/* The time beyond which no reader takes one: 2^61 ns, in us */
+#define RESULTS_MAX_US 2305843009213693.952
+
+/* A time column (us_per_iter, or solver_time_s: us_per unit microseconds
+ * to the unit) as a number of 0 or more; one beyond 2^61 ns, as every
+ * trace reader refuses, is damage (a corrupt or mistyped row), whose
+ * repetition printed as the variant's max and moved its median. */
+static tl_status time_field(const char *path, long lineno, const char *col, const char *s, double us_per,
+                            double *v)
+{
+    char *end = NULL;
+    errno = 0;
+    *v = strtod(s, &end);
+    TL_CHECK(!errno && end != s && *end == '\0' && isfinite(*v) && *v >= 0, TL_ERR_PARSE,
+             "%s:%ld: bad %s '%s': not a number of 0 or more", path, lineno, col, s);
+    TL_CHECK(*v * us_per <= RESULTS_MAX_US, TL_ERR_PARSE,
+             "%s:%ld: bad %s '%s': beyond 2^61 ns (73 years), not a time (a damaged row?)", path, lineno, col, s);
+    return TL_OK;
+}
+
 /* One row into its point (a new one where it is the first). */
 static tl_status read_row(const char *path, long lineno, char **f, int nf, const char *xcol, const columns *c,
                           groups *gs)
 {
     TL_CHECK(nf > c->need, TL_ERR_PARSE, "%s:%ld: %d fields, expected at least %d", path, lineno, nf, c->need + 1);
     char *end = NULL;
-    errno = 0;
     double us;
     if (c->us >= 0) {
-        us = strtod(f[c->us], &end);
-        TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
-                 "%s:%ld: bad us_per_iter '%s': not a number of 0 or more", path, lineno, f[c->us]);
+        TL_TRY(time_field(path, lineno, "us_per_iter", f[c->us], 1, &us));
     } else {
-        double ts = strtod(f[c->time_s], &end);
-        TL_CHECK(!errno && end != f[c->time_s] && *end == '\0' && isfinite(ts) && ts >= 0, TL_ERR_PARSE,
-                 "%s:%ld: bad solver_time_s '%s': not a number of 0 or more", path, lineno,
-                 f[c->time_s]);
+        double ts;
+        TL_TRY(time_field(path, lineno, "solver_time_s", f[c->time_s], 1e6, &ts));
         long it = strtol(f[c->iters], &end, 10);
         TL_CHECK(end != f[c->iters] && *end == '\0' && it > 0, TL_ERR_PARSE,
                  "%s:%ld: iterations '%s': no time per iteration (a file without us_per_iter)", path, lineno,

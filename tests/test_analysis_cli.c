@@ -244,9 +244,17 @@ TL_TEST(late_ranks_unmeasurable_said)
     const char *t = tl_test_tmpdir(), *bin = tl_test_bin(), *src = "results/tristream-h200x2/three-naive";
     if (access("results/tristream-h200x2/three-naive/trace.rank0.csv.gz", R_OK) != 0)
         TL_SKIP("results/tristream-h200x2 not in this checkout");
-    TL_ASSERT_EQ(tl_test_sh("mkdir %s/hosts %s/cut && cp %s/trace.rank0.csv.gz %s/hosts/ && cp %s/trace.rank0.csv.gz "
-                            "%s/cut/ && head -c 30000 %s/trace.rank1.csv.gz > %s/cut/trace.rank1.csv.gz",
-                            t, t, src, t, src, t, src, t),
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/hosts %s/cut %s/short && cp %s/trace.rank0.csv.gz %s/hosts/ && cp "
+                            "%s/trace.rank0.csv.gz %s/cut/ && head -c 30000 %s/trace.rank1.csv.gz > "
+                            "%s/cut/trace.rank1.csv.gz && cp %s/trace.rank0.csv.gz %s/short/",
+                            t, t, t, src, t, src, t, src, t, src, t),
+                 0);
+    /* rank 1 whole, but its last 10 of 400 NCCL kernels left out: no
+     * name occurs as often on both ranks (a file cut short pairs its
+     * first operations: cut_rank_operations_matched) */
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/trace.rank1.csv.gz | awk '/^# records=/ { next } /ncclDevKernel/ && ++n > 390 "
+                            "{ next } { print }' > %s/short/trace.rank1.csv",
+                            src, t),
                  0);
     TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/trace.rank1.csv.gz | awk -F, 'BEGIN { OFS = \",\" } /^# host=/ { print "
                             "\"# host=other\"; next } /^# window_(start|end)_ns=/ { split($0, a, \"=\"); printf "
@@ -259,8 +267,8 @@ TL_TEST(late_ranks_unmeasurable_said)
         const char *run, *flag, *why;
     } cases[] = {{"hosts", "", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired in time: none of their "
                                "operations paired across the ranks ran on every rank at once"},
-                 {"cut", "--accept-incomplete", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired: no "
-                                                "communication operation of theirs occurs as often on every rank"}};
+                 {"short", "", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired: no communication "
+                               "operation of theirs occurs as often on every rank"}};
     for (size_t k = 0; k < 2; k++) {
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s %s/%s", bin, cases[k].flag, t, cases[k].run), 0);
         char *o = out_of(t, "out");
@@ -799,6 +807,48 @@ TL_TEST(compare_zero_median_no_ratio)
     char *o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "# speedup of B over A: - (iteration time: A 50.00 us, B 0.00 us)\n") && !strstr(o, "inf"),
                   "%s", o);
+    free(o);
+}
+
+/* compare against a run that marks no iterations (an export without
+ * trilap's iter ranges, a trace of a program without probes): its figures
+ * per iteration are "-", not its whole window as one iteration's, and the
+ * summary says why there is no speedup and how to mark them (before:
+ * idle_per_iter 40000.00 us, and "B nan us"). */
+TL_TEST(compare_run_without_iterations)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/a", t);
+    snprintf(b, sizeof b, "%s/b", t);
+    trace_of(a, 0, 1, "0,0,1,compute,compute,kernel,k,1000,9000,1,-1,0\n0,0,1,compute,compute,kernel,k,50000,59000,2,-1,1\n");
+    trace_of(b, 0, 1, "0,0,1,compute,compute,kernel,k,1000,9000,1,-1,-1\n0,0,1,compute,compute,kernel,k,50000,59000,2,-1,-1\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), a, b), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# speedup of B over A: - (B, ") &&
+                      strstr(o, "/b, has no iteration time: the trace marks no iterations: trilap's probes mark them"),
+                  "%s", o);
+    static const char *const per_iter[] = {"comm_per_iter", "comm_calls_per_iter", "idle_per_iter",
+                                           "launch_gaps_per_iter"};
+    for (size_t k = 0; k < sizeof per_iter / sizeof per_iter[0]; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "\n  %s ", per_iter[k]); /* the row, not the values line naming it */
+        const char *row = strstr(o, key);
+        TL_ASSERT_MSG(row, "no %s row:\n%s", per_iter[k], o);
+        char line[256];
+        row++;
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(row, "\n"), row);
+        /* metric unit A B B_minus_A A_over_B: B and what it makes, "-" */
+        char f[6][64];
+        TL_ASSERT_EQ(sscanf(line, "%63s %63s %63s %63s %63s %63s", f[0], f[1], f[2], f[3], f[4], f[5]), 6);
+        TL_ASSERT_MSG(!strcmp(f[3], "-") && !strcmp(f[4], "-") && !strcmp(f[5], "-"), "%s", line);
+    }
+    TL_ASSERT_MSG(!strstr(o, "nan"), "%s", o);
+    free(o);
+    /* A without: said as A */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), b, a), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# speedup of B over A: - (A, "), "%s", o);
     free(o);
 }
 
@@ -1497,6 +1547,14 @@ TL_TEST(results_values_say_why)
          "r.csv:2: bad us_per_iter '-1': not a number of 0 or more"},
         {"compare", "solver,nranks,rep,iterations,solver_time_s\ncg,1,0,10,x\n",
          "r.csv:2: bad solver_time_s 'x': not a number of 0 or more"},
+        /* a time beyond 2^61 ns (a damaged row): it was read, printed as
+         * the variant's max and moved its median, exit 0 */
+        {"compare", "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,80\ntwo-stream,2,1,99999999999999999999999999\n",
+         "r.csv:3: bad us_per_iter '99999999999999999999999999': beyond 2^61 ns (73 years), not a time"},
+        {"sweep", "variant,nranks,rep,us_per_iter,ring_bytes\ntwo-stream,2,0,3e15,8\n",
+         "r.csv:2: bad us_per_iter '3e15': beyond 2^61 ns"},
+        {"compare", "solver,nranks,rep,iterations,solver_time_s\ncg,1,0,10,3e9\n",
+         "r.csv:2: bad solver_time_s '3e9': beyond 2^61 ns"},
     };
     char res[600];
     snprintf(res, sizeof res, "%s/r.csv", t);
@@ -2618,6 +2676,92 @@ static double rank_share(const char *out, int r, const char *key)
     return atof(at + strlen(key));
 }
 
+/* A rank file cut short holds the first of its operations (records are
+ * written by start): those pair up with the other ranks' first, so the
+ * waiting before the cut is measured; before, every operation of a name
+ * whose count differed between ranks was left unmatched, and a rank cut
+ * at iteration 120 of 201 gave waiting 0.0 us on every rank (4632.3 us on
+ * rank 0 of the whole run). A rank with fewer operations whose file is not
+ * cut still matches none of them. */
+/* Two ranks of four iterations, rank 1 arriving 500 ns after rank 0 at
+ * every all-reduce, rank 1's file cut mid-row after iteration 1; rows
+ * keeps the whole rows of both. */
+static void rank1_cut_run(const char *run, char rows[2][2048])
+{
+    for (int r = 0; r < 2; r++) {
+        int n = 0;
+        for (int k = 0; k < 4; k++) /* rank 1 arrives 500 ns after rank 0 at every all-reduce */
+            n += snprintf(rows[r] + n, sizeof rows[r] - (size_t)n,
+                          "%d,%d,1,compute,compute,kernel,k,%d,%d,%d,-1,%d\n"
+                          "%d,%d,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,%d,%d,%d,-1,%d\n",
+                          r, r, 10000 * k, 10000 * k + 2000, 2 * k + 1, k, r, r, 10000 * k + 3000 + 500 * r,
+                          10000 * k + 4000, 2 * k + 2, k);
+    }
+    trace(run, 0, rows[0]);
+    /* rank 1 cut inside its fourth row's successor: two all-reduces left */
+    char *cut = rows[1];
+    for (int line = 0; line < 4; line++) cut = strchr(cut, '\n') + 1;
+    char keep[32];
+    snprintf(keep, sizeof keep, "%s", cut);
+    snprintf(cut, 24, "%s", "1,1,1,compute,compute");
+    trace(run, 1, rows[1]);
+    memcpy(cut, keep, sizeof keep);
+}
+
+TL_TEST(cut_rank_operations_matched)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512], csv[600], rows[2][2048];
+    snprintf(run, sizeof run, "%s/cut", t);
+    snprintf(csv, sizeof csv, "%s/o.csv", t);
+    rank1_cut_run(run, rows);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s --csv %s", bin, run, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(fabs(csv_get(c, "0", "waiting_us") - 1.0) < 1e-9 && fabs(csv_get(c, "1", "waiting_us")) < 1e-9,
+                  "rank 0 waited 0.5 us at each of the two all-reduces rank 1's file holds:\n%s", c);
+    free(c);
+    /* the same rank 1 whole but missing its last two all-reduces: nothing
+     * says which of rank 0's four they are, so none pair up */
+    snprintf(run, sizeof run, "%s/short", t);
+    char *cut = rows[1];
+    for (int line = 0; line < 4; line++) cut = strchr(cut, '\n') + 1;
+    snprintf(cut, 128, "1,1,1,compute,compute,kernel,k,20000,22000,5,-1,2\n1,1,1,compute,compute,kernel,k,30000,32000,7,-1,3\n");
+    trace(run, 0, rows[0]);
+    trace(run, 1, rows[1]);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", bin, run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(fabs(csv_get(c, "0", "waiting_us")) < 1e-9, "%s", c);
+    free(c);
+}
+
+/* An --iter-range past a cut rank's records, within the run's: the
+ * refusal names that rank's file and gives its iterations as its file's
+ * (before: "the run has iterations 0..1", rank 0 having 0..3). */
+TL_TEST(cut_rank_iter_range_said)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], rows[2][2048], args[1600];
+    snprintf(run, sizeof run, "%s/cut", t);
+    rank1_cut_run(run, rows);
+    char tl[700], pf[700];
+    snprintf(tl, sizeof tl, "timeline -o %s/x.csv", t);
+    snprintf(pf, sizeof pf, "perfetto -o %s/x.json", t);
+    const char *const cmds[] = {"overlap", "diagnose", tl, pf};
+    /* the accepted cut is said first, then the refusal */
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0] + 1; k++) {
+        int past = k == sizeof cmds / sizeof cmds[0]; /* past every rank: the run's, as before */
+        snprintf(args, sizeof args, "%s --accept-incomplete --iter-range %s %s", past ? "overlap" : cmds[k],
+                 past ? "7:9" : "3:3", run);
+        tl_test_output o = tl_test_capture("%s/trilap-analyze %s", tl_test_bin(), args);
+        const char *want = past ? "cut/trace.rank0.csv: no GPU activity in iterations 7:9 (the run has iterations "
+                                  "0..3)\n"
+                                : "cut/trace.rank1.csv: no GPU activity in iterations 3:3 (its file, cut short, has "
+                                  "iterations 0..1)\n";
+        TL_ASSERT_MSG(o.rc == 1 && strstr(o.err, want) && !o.out[0], "%s: exit %d\n%s", args, o.rc, o.err);
+        tl_test_output_free(&o);
+    }
+}
+
 /* A rank file cut short is judged over the window its records cover (to
  * its last record's start, the probes writing records by start), and
  * every report says so: before, its window was the metadata's, and the
@@ -2892,10 +3036,10 @@ TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, o
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
-             compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio,
+             compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio, compare_run_without_iterations,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
-             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, open_range_on_unmarked_run,
+             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, cut_rank_iter_range_said, open_range_on_unmarked_run,
              breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
              perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part, sweep_leaves_out_wrong_repetitions,
              output_over_read_only_input)

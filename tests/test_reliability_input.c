@@ -7,7 +7,8 @@
  *   FDTD:     a grid the host cannot hold; verify decomp without a row
  *             before a failure
  *   traces:   records=N against the rows, CR LF, NUL, invalid UTF-8, times
- *             near the ends of int64, the rank set of a run folder
+ *             near the ends of int64, the rank set of a run folder, a file
+ *             gzipped twice, a window of years (diagnose's shares)
  *   Nsight Systems exports: impossible rows, NULL and text times, int64
  *             ends, names missing from StringIds, a missing kernel table, a
  *             damaged file, a text file named .sqlite */
@@ -310,6 +311,56 @@ TL_TEST(gzip_trace_cut_short)
     refused(&o, 1, "trace.rank0.csv.gz", "gzip data ends inside a member");
     o = overlap(run, "");
     TL_ASSERT_MSG(o.rc == 1 && !strstr(o.err, "--accept-incomplete"), "%s", o.err);
+    tl_test_output_free(&o);
+}
+
+/* A rank file gzipped twice (gzip run on a .gz): said as such, with how
+ * to mend it, where the trace reader saw binary data ("NUL byte in line
+ * 1"), as the Kineto reader already said of a JSON gzipped twice; mended
+ * as said, the run reads. */
+TL_TEST(trace_gzipped_twice)
+{
+    if (strcmp(tl_test_env("TL_HAVE_ZLIB", "1"), "1") != 0) TL_SKIP("built without zlib");
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    snprintf(run, sizeof run, "%s/twice", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", ROWS);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && gzip trace.rank0.csv && gzip -c trace.rank0.csv.gz > x && mv x trace.rank0.csv.gz",
+                            run),
+                 0);
+    static const char *const cmds[] = {"overlap", "breakdown", "diagnose"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        tl_test_output o = tl_test_capture("%s/trilap-analyze %s %s", tl_test_bin(), cmds[k], run);
+        TL_ASSERT_EQ(tl_test_count(o.err, "\n"), 1);
+        refused(&o, 1, "twice/trace.rank0.csv.gz: gzip data inside gzip (the file gzipped twice): decompress it "
+                       "once, keeping its name (gunzip -c trace.rank0.csv.gz > trace.rank0.csv.gz.once && mv "
+                       "trace.rank0.csv.gz.once trace.rank0.csv.gz, in its folder)\n",
+                "trilap-analyze: ");
+    }
+    TL_ASSERT_EQ(tl_test_sh("cd %s && gunzip -c trace.rank0.csv.gz > trace.rank0.csv.gz.once && mv "
+                            "trace.rank0.csv.gz.once trace.rank0.csv.gz",
+                            run),
+                 0);
+    tl_test_output o = overlap(run, "");
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    tl_test_output_free(&o);
+}
+
+/* A window of years (window_end_ns far past the records, within the
+ * reader's +-2^61 ns): diagnose said "idle 7.8% of the window", idle *
+ * 100 overflowing int64 (UBSan: signed integer overflow) */
+TL_TEST(diagnose_window_of_years)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    snprintf(run, sizeof run, "%s/years", t);
+    trace(run, "trace.rank0.csv", 0, 1, "# window_start_ns=0\n# window_end_ns=1000000000000000000\n", ROWS);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze diagnose %s", tl_test_bin(), run);
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    TL_ASSERT_MSG(strstr(o.out, "# rank 0: window 1000000000000000.0 us, 2 iterations; compute 0.0%, p2p 0.0%, "
+                                "coll 0.0%, exposed communication 0.0%, idle 100.0% of the window"),
+                  "%s", o.out);
+    TL_ASSERT_MSG(!strstr(o.err, "runtime error"), "%s", o.err);
     tl_test_output_free(&o);
 }
 
@@ -696,4 +747,4 @@ TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_tr
              matrix_gzip_shorter_than_magic, fdtd_grid_beyond_memory,
              fdtd_verify_decomp_no_row_before_failure, trace_record_count, inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
-             run_without_activity)
+             run_without_activity, trace_gzipped_twice, diagnose_window_of_years)
