@@ -261,8 +261,15 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     else if (res->exit_now)
         rc = 0;
     else if (tl_an_parse_iters(c->iters, &c->iter_lo, &c->iter_hi) != TL_OK) {
-        fprintf(stderr, "%s: invalid --iter-range '%s': expected A:B, A: or :B (try --help)\n", spec->program,
-                c->iters);
+        long long a, b;
+        char tail;
+        /* a range the wrong way round is well formed: say which end is wrong */
+        if (c->iters && sscanf(c->iters, "%lld:%lld%c", &a, &b, &tail) == 2 && a >= 0 && b >= 0 && b < a)
+            fprintf(stderr, "%s: invalid --iter-range '%s': its end %lld is before its start %lld (A:B takes "
+                    "iterations A to B, both included; try --help)\n", spec->program, c->iters, b, a);
+        else
+            fprintf(stderr, "%s: invalid --iter-range '%s': expected A:B, A: or :B (try --help)\n", spec->program,
+                    c->iters);
         rc = 2;
     } else if (output_empty_refused(&cut)) {
         rc = 2;

@@ -399,8 +399,14 @@ static tl_status tl_int(tl_trace_reader *r, const char *s, int col, int64_t lo, 
     if (!(*d >= '0' && *d <= '9'))
         return TL_ROW_ERR(r, "bad number in %s: '%.40s'", tl_field_names[col], s);
     long long v = strtoll(s, &e, 10);
-    if (*e || errno || v < lo || v > hi)
-        return TL_ROW_ERR(r, "bad number in %s: '%.40s'", tl_field_names[col], s);
+    if (!*e && (errno == ERANGE || v < lo || v > hi)) { /* a number, but none this column holds */
+        if (hi == TL_TRACE_MAX_NS)
+            return TL_ROW_ERR(r, "bad number in %s: '%.40s' is beyond 2^61 ns (73 years), not a time",
+                              tl_field_names[col], s);
+        return TL_ROW_ERR(r, "bad number in %s: '%.40s' is outside %lld..%lld", tl_field_names[col], s,
+                          (long long)lo, (long long)hi);
+    }
+    if (*e || errno) return TL_ROW_ERR(r, "bad number in %s: '%.40s'", tl_field_names[col], s);
     *out = v;
     return TL_OK;
 }

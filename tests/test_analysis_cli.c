@@ -3028,6 +3028,22 @@ TL_TEST(empty_output_names_exit_2)
     }
 }
 
+/* An --iter-range the wrong way round is well formed: the refusal says
+ * which end is wrong (before: "expected A:B, A: or :B", which 5:4 is). */
+TL_TEST(iter_range_reversed_said)
+{
+    const char *t = tl_test_tmpdir();
+    char run[1024], args[1200];
+    snprintf(run, sizeof run, "%s/run", t);
+    TL_ASSERT(mkdir(run, 0755) == 0);
+    trace_of(run, 0, 1, "0,0,1,compute,compute,kernel,k,10,20,1,-1,0\n");
+    snprintf(args, sizeof args, "overlap %s --iter-range 5:4", run);
+    refused(2, args, "trilap-analyze: invalid --iter-range '5:4': its end 4 is before its start 5 (A:B takes "
+                     "iterations A to B, both included; try --help)");
+    snprintf(args, sizeof args, "overlap %s --iter-range 5:x", run);
+    refused(2, args, "invalid --iter-range '5:x': expected A:B, A: or :B");
+}
+
 TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said,
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
@@ -3042,4 +3058,4 @@ TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, o
              results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, cut_rank_iter_range_said, open_range_on_unmarked_run,
              breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
              perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part, sweep_leaves_out_wrong_repetitions,
-             output_over_read_only_input)
+             output_over_read_only_input, iter_range_reversed_said)

@@ -565,8 +565,13 @@ TL_TEST(reader_errors_rows)
             "bad number in bytes");
     bad_row(dir, "num_iter.csv", "0,0,1,compute,compute,kernel,k,1,2,3,-1, 4\n",
             "bad number in iter");
+    /* a number, but none the column holds, says why (before: "bad number" alone) */
     bad_row(dir, "num_range.csv", "0,0,1,compute,compute,kernel,k,99999999999999999999,2,3,-1,0\n",
-            "bad number in start_ns");
+            "bad number in start_ns: '99999999999999999999' is beyond 2^61 ns (73 years), not a time");
+    bad_row(dir, "num_2_61.csv", "0,0,1,compute,compute,kernel,k,1,4611686018427387000,3,-1,0\n",
+            "bad number in end_ns: '4611686018427387000' is beyond 2^61 ns (73 years), not a time");
+    bad_row(dir, "num_rank_big.csv", "4294967296,0,1,compute,compute,kernel,k,1,2,3,-1,0\n",
+            "bad number in rank: '4294967296' is outside 0..2147483647");
     bad_row(dir, "end_before.csv", "0,0,1,compute,compute,kernel,k,10,9,3,-1,0\n",
             "end before start: end_ns 9 < start_ns 10");
     bad_row(dir, "lane.csv", "0,0,1,gpu,compute,kernel,k,1,2,3,-1,0\n", "unknown lane 'gpu'");
