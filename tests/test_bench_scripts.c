@@ -1809,7 +1809,8 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
     const char *t = tl_test_tmpdir();
     char solve[700];
     snprintf(solve, sizeof solve, "%s/fake-solve", t);
-    write_script(solve, "#!/bin/sh\necho 'trilap-solve: --backend cuda: no GPU visible' >&2\nexit 1\n");
+    write_script(solve, "#!/bin/sh\necho 'trilap-solve: --backend cuda: no GPU visible (--backend host runs the same "
+                        "methods on the CPU)' >&2\nexit 1\n");
     static const char *const cases[][2] = {
         {"bench-op-timer.sh --bogus", "bench-op-timer.sh: invalid argument '--bogus' (trilap-solve options go after "
                                       "--; try --help)\n"},
@@ -1852,7 +1853,8 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
                                            runs[k / 2][1]);
         char want[200];
         snprintf(want, sizeof want, "%s: failed (exit 1); ", name);
-        TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "no GPU visible\n") && strstr(r.err, want) &&
+        TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "no GPU visible (--backend host runs the same methods on the CPU)\n") &&
+                          strstr(r.err, want) &&
                           strstr(r.err, " removed\n"),
                       "%s: exit %d: %s", name, r.rc, r.err);
         tl_test_output_free(&r);

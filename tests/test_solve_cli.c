@@ -1091,9 +1091,15 @@ TL_TEST(trace_per_run)
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
 {
     TL_ASSERT_EQ(run("%s --backend cuda %s", bin(), tl_test_matrix("ani4.mtx")), 1);
-    /* here: built without CUDA, or no GPU visible */
+    /* here: built without CUDA, or no GPU visible, and the way on */
     TL_ASSERT_MSG(strstr(err_buf, "--backend cuda: built without CUDA") ||
-                      strstr(err_buf, "--backend cuda: no GPU visible"),
+                      strstr(err_buf, "--backend cuda: no GPU visible (--backend host runs the same methods on the "
+                                      "CPU)\n"),
+                  "stderr: %s", err_buf);
+    TL_ASSERT_EQ(run("%s --backend cuda --no-gpu %s", bin(), tl_test_matrix("ani4.mtx")), 1);
+    TL_ASSERT_MSG(strstr(err_buf, "--backend cuda: built without CUDA") ||
+                      strstr(err_buf, "--backend cuda: --no-gpu was given (--backend host runs the same methods on "
+                                      "the CPU)\n"),
                   "stderr: %s", err_buf);
     TL_ASSERT(run("%s " QUICK " --launcher threads --backend petsc %s", bin(),
                   tl_test_matrix("ani4.mtx")) != 0);

@@ -1655,7 +1655,9 @@ int main(int argc, char **argv)
             return 1;
         }
         if (sb->device && (lo.no_gpu || tl_gpu_count() == 0)) {
-            fprintf(stderr, "%s: --backend cuda: %s\n", PROGRAM,
+            /* the way on, as trilap-bench's refusal gives one: a user on a
+             * laptop met "no GPU visible" and nothing more */
+            fprintf(stderr, "%s: --backend cuda: %s (--backend host runs the same methods on the CPU)\n", PROGRAM,
                     lo.no_gpu ? "--no-gpu was given" : "no GPU visible");
             return 1;
         }
