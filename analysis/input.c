@@ -26,10 +26,15 @@ int tl_an_rank_unclaimed(const int *ranks, size_t n, size_t stride)
     return r;
 }
 
+int tl_an_gzip_inside(const unsigned char *head, long got, int gz)
+{
+    return gz == 1 && got >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+}
+
 int tl_an_gzip_twice(const char *path)
 {
     unsigned char head[2];
     int gz = 0;
     long got = tl_gzin_peek(path, head, sizeof head, &gz);
-    return gz == 1 && got == 2 && head[0] == 0x1f && head[1] == 0x8b;
+    return tl_an_gzip_inside(head, got, gz);
 }

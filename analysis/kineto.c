@@ -768,7 +768,7 @@ static int file_why_not(const char *path, char *why, size_t n)
     unsigned char head[4096];
     int gz = 0;
     long got = tl_gzin_peek(path, head, sizeof head, &gz);
-    if (tl_an_gzip_twice(path)) {
+    if (tl_an_gzip_inside(head, got, gz)) {
         size_t len = strlen(path);
         int dot_gz = tl_out_names_gzip(path);
         snprintf(why, n, "gzip data inside gzip: decompress it once (gunzip -c %s > %.*s%s)", path,

@@ -242,8 +242,8 @@ static tl_status x_is_words(const char *path, long lineno, char *const *f, const
                    num);
 }
 
-/* The time beyond which no reader takes one: 2^61 ns, in us */
-#define RESULTS_MAX_US 2305843009213693.952
+/* The time beyond which no reader takes one (TL_TRACE_MAX_NS), in us */
+#define RESULTS_MAX_US (TL_TRACE_MAX_NS / 1e3)
 
 /* A time column (us_per_iter, or solver_time_s: us_per unit microseconds
  * to the unit) as a number of 0 or more; one beyond 2^61 ns, as every

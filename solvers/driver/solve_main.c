@@ -1616,10 +1616,13 @@ int main(int argc, char **argv)
                   tl_launch_opts_refused(PROGRAM, &lo, &res, sb->device ? NULL : no_gpu);
     free(res.positional); /* and what tl_opts_given reads */
     if (refused) return 2;
-    tl_gen spec_check;
-    if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
-    tl_gen_spec_name(o.matrix, o.gen_name, sizeof o.gen_name);
-    o.matrix_name = strncmp(o.matrix, "gen:", 4) == 0 ? o.gen_name : o.matrix;
+    o.matrix_name = o.matrix;
+    if (strncmp(o.matrix, "gen:", 4) == 0) {
+        tl_gen spec_check;
+        if (tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
+        tl_gen_spec_name(o.matrix, &spec_check, o.gen_name, sizeof o.gen_name);
+        o.matrix_name = o.gen_name;
+    }
     const int missing = partition_missing(o.partition);
     if (missing) return missing;
     /* here, exit 2, for the variable; tl_petsc_init refuses the same in a

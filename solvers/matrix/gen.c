@@ -108,14 +108,12 @@ tl_status tl_gen_parse_spec(const char *spec, tl_gen *g)
     return TL_OK;
 }
 
-void tl_gen_spec_name(const char *spec, char *buf, size_t n)
+void tl_gen_spec_name(const char *spec, const tl_gen *g, char *buf, size_t n)
 {
-    tl_gen g;
-    const struct gen_param_def *pd = NULL;
-    int given = 0;
+    int colons = 0; /* gen:KIND:N has 2, with its parameter 3 */
     for (const char *p = spec; (p = strchr(p, ':')); p++)
-        given++;
-    if (strncmp(spec, "gen:", 4) == 0 && given == 2 && tl_gen_parse_spec(spec, &g) == TL_OK) pd = gen_param(g.kind);
+        colons++;
+    const struct gen_param_def *pd = colons == 2 ? gen_param(g->kind) : NULL;
     snprintf(buf, n, "%s%s%s", spec, pd ? ":" : "", pd ? pd->def : "");
 }
 

@@ -61,9 +61,10 @@ int tl_gen_kind_parse(const char *name);
  * naming the spec and what is wrong. */
 tl_status tl_gen_parse_spec(const char *spec, tl_gen *g);
 const char *tl_gen_kind_name(tl_gen_kind k);
-/* The spec as the reports name it: a kind's parameter, given or not, in
- * it ("gen:hetero2d:20" -> "gen:hetero2d:20:4"); anything else as it is. */
-void tl_gen_spec_name(const char *spec, char *buf, size_t n);
+/* The spec, parsed into *g by tl_gen_parse_spec, as the reports name it:
+ * a kind's parameter, given or not, in it ("gen:hetero2d:20" ->
+ * "gen:hetero2d:20:4"). */
+void tl_gen_spec_name(const char *spec, const tl_gen *g, char *buf, size_t n);
 
 int64_t tl_gen_nrows(const tl_gen *g); /* n^3, or n^2 for hetero2d */
 int tl_gen_dims(const tl_gen *g);       /* 3, or 2 for hetero2d */
