@@ -1,5 +1,8 @@
 /* trilap-model tristream: the microbenchmark's parts and variants on the two
- * H200s, predicted from the calibration, beside what was measured. */
+ * GPUs of the node the calibration measured, predicted from it, beside what
+ * was measured there. The node is h200-nvlink's two-GPU layout with the
+ * calibration's port: every time the simulation takes comes from the
+ * calibration, so the layout's name is not the GPU's. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,8 +29,8 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     ts_opts o;
     tl_optgroup g = {"Tristream", ts_options, sizeof ts_options / sizeof ts_options[0], &o};
     tl_optspec spec = {.program = "trilap-model", .command = "tristream", .usage = "[options]",
-                       .purpose = "Predicts the three-stream microbenchmark on two H200s and compares with the "
-                                  "measured run the calibration names.",
+                       .purpose = "Predicts the three-stream microbenchmark on the two GPUs of the calibration's node "
+                                  "and compares with the measured run the calibration names.",
                        .groups = &g, .ngroups = 1};
     int rc = tl_mcli_parse(cli, &spec, argc, argv);
     if (rc >= 0) return rc;
@@ -55,7 +58,9 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     tl_mcsv w;
     if (tl_mcsv_begin(&w, cli, o.results, ts_header, extra) != TL_OK) return 1;
     tl_mcli_preamble(stdout, cli, "tristream", &c, o.calib);
-    printf("# platform: h200-nvlink, 2 GPUs (port %.0f GB/s measured)\n", c.port_gbs);
+    /* before: "platform: h200-nvlink" whatever GPU the calibration was measured on */
+    printf("# platform: the calibration's node, 2 GPUs (%s), h200-nvlink's layout at the measured port %.0f GB/s\n",
+           c.gpu[0] ? c.gpu : "GPU not named by its manifests", c.port_gbs);
     printf("#%15s %10s %10s %8s %9s %9s %9s  %s\n", "variant", "measured", "predicted", "error", "compute", "exp.p2p",
            "exp.coll", "role");
     printf("#%15s %10s %10s %8s %9s %9s %9s\n", "", "(us)", "(us)", "(%)", "(us)", "(us)", "(us)");

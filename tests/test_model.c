@@ -2639,6 +2639,25 @@ TL_TEST(calibrate_names_an_h200_too)
                             "calibration names no GPU; x 2039/4800' %s", tl_test_path("stdout.txt")), 0);
 }
 
+/* tristream's platform line names the GPU of the calibration's node, not
+ * always "h200-nvlink" (before: "# platform: h200-nvlink, 2 GPUs (port 287
+ * GB/s measured)" for an H100's calibration as for an H200's). */
+TL_TEST(tristream_names_the_calibration_gpu)
+{
+    char args[1300], err[1024];
+    int n;
+    const char *calib = calib_with("h100.txt", "gpu = NVIDIA H100 80GB HBM3\n");
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^port_gbs .*/port_gbs = 123.4/' %s", calib), 0);
+    snprintf(args, sizeof args, "tristream --calib %s", calib);
+    TL_ASSERT_EQ(run_model(args, err, sizeof err, &n), 0);
+    char *out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(strstr(out, "# platform: the calibration's node, 2 GPUs (NVIDIA H100 80GB HBM3), h200-nvlink's "
+                              "layout at the measured port 123 GB/s\n") &&
+                      !strstr(out, "platform: h200-nvlink,"),
+                  "%.2000s", out);
+    free(out);
+}
+
 TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order,
@@ -2663,4 +2682,5 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              calibration_of_unknown_gpu_refused, calibrate_records_its_gpu, calibrate_names_an_h200_too,
              parts_beyond_int32_refused, calibrate_one_configuration_and_its_traces,
              calibrate_readers_skip_failed_rows, nccl_rate_beyond_full_speed_refused, calibration_source_of_long_paths,
-             calib_sizes_pair_refused_as_option, scaling_plot_one_prediction_from_its_file)
+             calib_sizes_pair_refused_as_option, scaling_plot_one_prediction_from_its_file,
+             tristream_names_the_calibration_gpu)
