@@ -133,16 +133,28 @@ $(CFLAGS_TXT): FORCE
 	@printf '%s\n' "$$TL_CFLAGS_LINE" > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
+# ---- nvccflags.txt: nvcc and its flags, as cflags.txt for the C code ----
+# `make CUDA_ARCH=80` (or NVCC=, NVCCFLAGS, OPT=) after a build kept the
+# sm_90 objects. A file of their own: a C-only change (CC=) recompiles no
+# kernel, and a CUDA-only one no C file.
+NVCCFLAGS_TXT := $(BUILD)/nvccflags.txt
+NVCC_LINE = $(NVCC) $(CPPFLAGS) $(filter-out $(MPI_CFLAGS),$(EXT_CFLAGS)) $(NVCCFLAGS)
+export TL_NVCCFLAGS_LINE := $(NVCC_LINE)
+$(NVCCFLAGS_TXT): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "$$TL_NVCCFLAGS_LINE" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
 # ---- objects ---------------------------------------------------------------
 OBJ := $(BUILD)/obj
 $(OBJ)/%.o: %.c $(CFLAGS_TXT) | $(CONFIG_H) $(COMMIT_H)
 	$(say) CC $<
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(EXT_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$<)) -c $< -o $@
-$(OBJ)/%.o: %.cu | $(CONFIG_H) $(COMMIT_H)
+$(OBJ)/%.o: %.cu $(NVCCFLAGS_TXT) | $(CONFIG_H) $(COMMIT_H)
 	$(say) NVCC $<
 	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(CPPFLAGS) $(filter-out $(MPI_CFLAGS),$(EXT_CFLAGS)) $(NVCCFLAGS) -c $< -o $@
+	$(Q)$(NVCC_LINE) -c $< -o $@
 
 objs_of = $(patsubst %.c,$(OBJ)/%.o,$($(1)_C)) \
           $(if $(filter 1,$(HAVE_CUDA)),$(patsubst %.cu,$(OBJ)/%.o,$($(1)_CU)))
