@@ -55,11 +55,19 @@
 #                                 --ntasks-per-node, neither without them
 #                                 (before, ppr:8:node under -N 2 --ntasks=8,
 #                                 -np 2 without --ntasks)
+#   schedules_oversubscribe_open_mpi_only
+#                                 run-solver-schedules.sh with more ranks
+#                                 than cores: --oversubscribe to an MPIRUN
+#                                 whose --version names Open MPI or
+#                                 OpenRTE, or with MPIRUN_OPEN_MPI=1, and
+#                                 to no other (before, MPICH's mpiexec got
+#                                 it too, and refused it)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused session_no_gpu_refused foreign_bad_arguments
 foreign_failed_step_exit_1 foreign_verify_bad_arguments foreign_verify_no_gpu_refused foreign_verify_failed_step_exit_1
-slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused slurm_comm_ranks_from_the_allocation"
+slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused slurm_comm_ranks_from_the_allocation
+schedules_oversubscribe_open_mpi_only"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_cluster.XXXXXX")
@@ -320,11 +328,59 @@ echo "mpirun:$a" >>"$MPIRUN_SAID"; exec "$@"'
     done
 }
 
+# A stand-in trilap-solve ($probe/solve) writing one row of --results
+# (its --schedule, --max-iterations as the iterations), as trilap-solve does
+solve_stand_in() {
+    # shellcheck disable=SC2016 # the stand-in's own expansions
+    printf '%s\n' '#!/usr/bin/env bash' \
+        'while [ $# -gt 0 ]; do case $1 in --results) res=$2 ;; --schedule) sched=$2 ;; --max-iterations) it=$2 ;; esac; shift; done' \
+        '[ -s "$res" ] || echo "solver,precond,schedule,backend,matrix,nranks,rep,iterations,solver_time_s,reason" >"$res"' \
+        'echo "pipecg,jacobi,$sched,host,\"gen:poisson7:4\",1,0,$it,1.0e-03,fixed" >>"$res"' >"$probe/solve"
+    chmod +x "$probe/solve"
+}
+
+# mpi_stand_in NAME VERSION-LINE ACCEPTS: a launcher that prints
+# VERSION-LINE for --version, writes its options before the program to
+# $probe/mpi-said and runs the program once; it refuses --oversubscribe,
+# as MPICH's mpiexec does, unless ACCEPTS is 1
+mpi_stand_in() {
+    # shellcheck disable=SC2016 # the stand-in's own expansions
+    fake "$1" '[ "$1" = --version ] && { echo "'"$2"'"; exit 0; }
+a=; while [ $# -gt 0 ]; do case $1 in -np) a="$a $1 $2"; shift 2 ;; --*) a="$a $1"; shift ;; *) break ;; esac; done
+echo "$a" >"'"$probe"'/mpi-said"
+case "'"$3"'$a" in 0*--oversubscribe*) echo "unrecognized argument oversubscribe" >&2; exit 255 ;; esac
+exec "$@"'
+}
+
+schedules_oversubscribe_open_mpi_only() {
+    solve_stand_in
+    mpi_stand_in mpirun "mpirun (Open MPI) 4.1.4" 1
+    mpi_stand_in orterun "orterun (OpenRTE) 1.6.5" 1
+    mpi_stand_in mpiexec "HYDRA build details:" 0
+    mpi_stand_in impi "Intel(R) MPI Library for Linux* OS, Version 2021.10" 0
+    # a site's wrapper of Open MPI's mpirun, its --version its own
+    mpi_stand_in site-mpirun "site-mpirun 2.0" 1
+    local case env ranks want n=0
+    # more ranks than any machine running this has cores, and 1
+    for case in "MPIRUN=mpirun|4096|-np 4096 --oversubscribe" "MPIRUN=orterun|4096|-np 4096 --oversubscribe" \
+        "MPIRUN=mpiexec|4096|-np 4096" "MPIRUN=impi|4096|-np 4096" "MPIRUN=mpirun|1|-np 1" \
+        "MPIRUN=site-mpirun|4096|-np 4096" "MPIRUN=site-mpirun MPIRUN_OPEN_MPI=1|4096|-np 4096 --oversubscribe" "MPIRUN=mpirun MPIRUN_OPEN_MPI=0|4096|-np 4096"; do
+        IFS='|' read -r env ranks want <<<"$case"
+        rm -f "$probe/mpi-said"
+        # shellcheck disable=SC2086 # the variables, one word each
+        run_in "$probe" env $env SOLVE="$probe/solve" PLOT=0 OUT="$probe/sched-$((n += 1))" \
+            "$top/scripts/run-solver-schedules.sh" "$ranks" --matrices poisson7 --n 4 --iterations 2 \
+            --warmup 0 --repeat 1 --rounds 1 --schedules sync
+        [ "$rc" = 0 ] && [ "$(cat "$probe/mpi-said" 2>&1)" = " $want" ] ||
+            fail "run-solver-schedules.sh $ranks with $env: exit $rc, the launcher given '$(cat "$probe/mpi-said" 2>&1)', not ' $want': $(tail -n 2 "$probe/said")"
+    done
+}
+
 case ${1:-} in
     --list) echo $tests ;;
     multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | session_no_gpu_refused | \
         foreign_bad_arguments | foreign_failed_step_exit_1 | foreign_verify_bad_arguments | foreign_verify_no_gpu_refused | \
         foreign_verify_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
-        slurm_job_sh_run_refused | slurm_comm_ranks_from_the_allocation) "$1" ;;
+        slurm_job_sh_run_refused | slurm_comm_ranks_from_the_allocation | schedules_oversubscribe_open_mpi_only) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
 esac
