@@ -102,7 +102,7 @@ GIT_TOPLEVEL := $(shell git rev-parse --show-toplevel 2>/dev/null)
 TRILAP_COMMIT_FILE ?= .trilap-commit
 GIT_COMMIT := $(TRILAP_COMMIT)
 GIT_COMMIT := $(or $(GIT_COMMIT),$(shell c=$$(head -n1 '$(TRILAP_COMMIT_FILE)' 2>/dev/null) && [ -n "$$c" ] && ! git cat-file -e "$$c^{commit}" 2>/dev/null && echo "$$c"))
-GIT_COMMIT := $(or $(GIT_COMMIT),$(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep .),))
+GIT_COMMIT := $(or $(GIT_COMMIT),$(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | tr -d '\n' | grep .),))
 GIT_COMMIT := $(or $(GIT_COMMIT),$(shell (cat '$(TRILAP_COMMIT_FILE)' 2>/dev/null || echo unknown) | head -n1))
 TL_VERSION := 0.1.0
 export CONFIG_BODY
