@@ -47,7 +47,6 @@ if [ "${1:-}" = solver ]; then
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "${0##*/}: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
-  bench_out_name=${0##*/}
   bench_out_begin_results trace-overhead-solver
   bench_out_fresh
   bench_out_unused "$bench_out_dir" raw summary.txt
@@ -87,7 +86,6 @@ if [ "${1:-}" = "--" ]; then shift; fi
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
 . "$root/scripts/bench-out.sh"
-bench_out_name=${0##*/}
 bench_out_begin_results trace-overhead
 out=$bench_out_dir
 # OUT given again (REPRODUCE.md's results/trace-overhead-h200x2): each
