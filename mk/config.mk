@@ -88,7 +88,7 @@ SQLITE_LIBS := $(if $(filter 1,$(HAVE_SQLITE)),$(if $(SQLITE_HOME),-L$(SQLITE_HO
 SIMGRID_H := $(firstword $(wildcard $(SIMGRID_HOME)/include/simgrid/actor.h /usr/include/simgrid/actor.h /usr/local/include/simgrid/actor.h))
 $(eval $(call feature_check,SIMGRID,$(SIMGRID_H),SimGrid (install libsimgrid-dev)))
 SIMGRID_LIBS := $(if $(filter 1,$(HAVE_SIMGRID)),$(if $(SIMGRID_HOME),-L$(SIMGRID_HOME)/lib -Wl$(comma)-rpath$(comma)$(SIMGRID_HOME)/lib) -lsimgrid)
-SIMGRID_VERSION_STR := $(if $(filter 1,$(HAVE_SIMGRID)),$(shell sed -n 's/^\#define SIMGRID_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' $(dir $(SIMGRID_H))version.h | paste -sd.))
+SIMGRID_VERSION_STR := $(if $(filter 1,$(HAVE_SIMGRID)),$(shell sed -nE 's/^\#define SIMGRID_VERSION_(MAJOR|MINOR|PATCH) *([0-9]*).*/\2/p' $(dir $(SIMGRID_H))version.h | paste -sd. -))
 
 # libFuzzer builds (clang with its fuzzer runtime, e.g. Debian clang +
 # libclang-rt-14-dev): `make fuzz`, and built with the tests when there.
@@ -119,4 +119,4 @@ endif
 OPENMP ?= 1
 HAVE_OPENMP := $(if $(filter 1,$(OPENMP)),1,0)
 
-NCCL_VERSION_STR := $(if $(filter 1,$(HAVE_NCCL)),$(shell sed -n 's/^\#define NCCL_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' $(NCCL_H) | paste -sd.))
+NCCL_VERSION_STR := $(if $(filter 1,$(HAVE_NCCL)),$(shell sed -nE 's/^\#define NCCL_(MAJOR|MINOR|PATCH) *([0-9]*).*/\2/p' $(NCCL_H) | paste -sd. -))

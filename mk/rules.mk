@@ -102,7 +102,7 @@ GIT_TOPLEVEL := $(shell git rev-parse --show-toplevel 2>/dev/null)
 TRILAP_COMMIT_FILE ?= .trilap-commit
 GIT_COMMIT := $(TRILAP_COMMIT)
 GIT_COMMIT := $(or $(GIT_COMMIT),$(shell c=$$(head -n1 '$(TRILAP_COMMIT_FILE)' 2>/dev/null) && [ -n "$$c" ] && ! git cat-file -e "$$c^{commit}" 2>/dev/null && echo "$$c"))
-GIT_COMMIT := $(or $(GIT_COMMIT),$(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep .),))
+GIT_COMMIT := $(or $(GIT_COMMIT),$(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | tr -d '\n' | grep .),))
 GIT_COMMIT := $(or $(GIT_COMMIT),$(shell (cat '$(TRILAP_COMMIT_FILE)' 2>/dev/null || echo unknown) | head -n1))
 TL_VERSION := 0.1.0
 export CONFIG_BODY
@@ -133,16 +133,28 @@ $(CFLAGS_TXT): FORCE
 	@printf '%s\n' "$$TL_CFLAGS_LINE" > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
+# ---- nvccflags.txt: nvcc and its flags, as cflags.txt for the C code ----
+# `make CUDA_ARCH=80` (or NVCC=, NVCCFLAGS, OPT=) after a build kept the
+# sm_90 objects. A file of their own: a C-only change (CC=) recompiles no
+# kernel, and a CUDA-only one no C file.
+NVCCFLAGS_TXT := $(BUILD)/nvccflags.txt
+NVCC_LINE = $(NVCC) $(CPPFLAGS) $(filter-out $(MPI_CFLAGS),$(EXT_CFLAGS)) $(NVCCFLAGS)
+export TL_NVCCFLAGS_LINE := $(NVCC_LINE)
+$(NVCCFLAGS_TXT): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "$$TL_NVCCFLAGS_LINE" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
 # ---- objects ---------------------------------------------------------------
 OBJ := $(BUILD)/obj
 $(OBJ)/%.o: %.c $(CFLAGS_TXT) | $(CONFIG_H) $(COMMIT_H)
 	$(say) CC $<
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(EXT_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$<)) -c $< -o $@
-$(OBJ)/%.o: %.cu | $(CONFIG_H) $(COMMIT_H)
+$(OBJ)/%.o: %.cu $(NVCCFLAGS_TXT) | $(CONFIG_H) $(COMMIT_H)
 	$(say) NVCC $<
 	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(CPPFLAGS) $(filter-out $(MPI_CFLAGS),$(EXT_CFLAGS)) $(NVCCFLAGS) -c $< -o $@
+	$(Q)$(NVCC_LINE) -c $< -o $@
 
 objs_of = $(patsubst %.c,$(OBJ)/%.o,$($(1)_C)) \
           $(if $(filter 1,$(HAVE_CUDA)),$(patsubst %.cu,$(OBJ)/%.o,$($(1)_CU)))

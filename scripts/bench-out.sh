@@ -7,10 +7,12 @@
 #
 #   . "$root/scripts/bench-out.sh"
 #   bench_out_begin "$out" [made]           # made: 1 when the caller made it (mktemp -d)
-#   bench_out_begin_temp NAME               # OUT, else a new TMPDIR/trilap-NAME-XXXXXX
+#   bench_out_begin_results NAME            # OUT, else a new results/NAME-<host>-<date>
 #   bench_out_begin_staged FINAL [TAG]      # FINAL (OUT/task-3), written elsewhere first
 #   bench_out_log FILE                      # a log appended to (tee -a) beside an appended CSV
 #   bench_out_fresh                         # refuse an OUT holding an earlier run's CSV
+#   bench_out_manifest VARS ARGS...         # OUT/manifest.txt: the script, ARGS, VARS, host, commit
+#   bench_out_gzip DIR                      # every CSV under DIR gzipped (traces)
 #   bench_out_unused OUT NAME...            # refuse an OUT holding NAME (logs, raw) of an earlier run
 #   # the folder is $bench_out_dir
 #   bench_out_say_where=1                   # a finished run's last line names the folder
@@ -51,16 +53,16 @@ bench_out_begin() {
     trap 'bench_out_stop HUP 129' HUP
 }
 
-# The caller's OUT, or a folder of its own under TMPDIR made here (and so
-# removed with the rest when the run fails before a row).
-bench_out_begin_temp() {
-    local dir
-    if [ -n "${OUT:-}" ]; then
-        bench_out_begin "$OUT"
-        return
-    fi
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/trilap-$1-XXXXXX")
-    bench_out_begin "$dir" 1
+# The caller's OUT, else a new folder in the checkout's results/,
+# results/NAME-<host>-<date> (untracked until committed), named by the
+# run's last line: under TMPDIR, where bench-op-timer.sh, bench-cg.sh and
+# bench-trace-overhead.sh wrote before, the raw files a claim rests on went
+# with the next clean-up.
+bench_out_begin_results() {
+    local root
+    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    bench_out_begin "${OUT:-$root/results/$1-$(hostname -s)-$(date +%Y%m%d-%H%M%S)}"
+    bench_out_say_where=1
 }
 
 # FINAL (OUT/task-<index> of a Slurm job array, OUT shared with the other
@@ -166,6 +168,31 @@ bench_out_fresh() {
         echo "${bench_out_name:-${0##*/}}: $old is an earlier run's, and this one's medians would take in its rows; choose another OUT or remove it" >&2
         exit 1
     }
+}
+
+# What a reader of the run's folder needs to check a claim made from it:
+# the command (the script's name as bench_out_name or $0 has it, and ARGS),
+# the values of the variables it read (VARS, "NAME=value ..."), when, where
+# and at which commit.
+bench_out_manifest() {
+    local root vars=$1
+    shift
+    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    {
+        echo "script: scripts/${bench_out_name:-${0##*/}}${*:+ $*}"
+        echo "variables: $vars"
+        echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        echo "host: $(hostname)"
+        echo "git: $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
+        echo "raw/: every run's --results CSV and the program's manifest.txt beside them, each run's output (NAME.ROUND.txt), the traces gzipped"
+        echo "summary.txt: the table printed, from raw/"
+    } >"$bench_out_dir/manifest.txt"
+}
+
+# Traces are the large files of a run (a trace.rank0.csv of a 1,000-iteration
+# solve is megabytes); trilap-analyze reads them gzipped.
+bench_out_gzip() {
+    [ ! -d "$1" ] || find "$1" -type f -name '*.csv' -exec gzip -f -- {} +
 }
 
 # bench-solver-roof.sh's and bench-solvers-gpu.sh's summaries read every

@@ -23,7 +23,7 @@
 # (DIR/summary.txt) and DIR/manifest.txt; an existing DIR/summary.txt is
 # refused. Needs MPI and a PETSc build (make PETSC=1); TL_MPIRUN overrides
 # the mpirun command (given --allow-run-as-root --oversubscribe only where
-# its --version says Open MPI: srun gets -np alone), TL_BIN the folder of
+# its --version says Open MPI or OpenRTE: srun gets -np alone), TL_BIN the folder of
 # trilap-solve, TL_DATA the shared
 # data folder whose matrices/ it reads [../shared/data beside the
 # checkout; the default matrices, 1138_bus, ani4 and ani1_nonsymm, are there].
@@ -99,7 +99,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS
 # --allow-run-as-root and --oversubscribe are Open MPI's mpirun's: srun or
 # MPICH's mpiexec (TL_MPIRUN) refuse them (before, passed to whichever ran)
 mpi_opts=()
-if "$mpirun" --version 2>/dev/null | grep -q 'Open MPI'; then mpi_opts=(--allow-run-as-root --oversubscribe); fi
+if "$mpirun" --version 2>/dev/null | grep -Eq 'Open MPI|OpenRTE'; then mpi_opts=(--allow-run-as-root --oversubscribe); fi
 made=0
 if [ -n "$out" ]; then
   [ -e "$out/summary.txt" ] && { echo "bench-petsc-compare.sh: $out/summary.txt exists; choose another --out" >&2; exit 2; }

@@ -14,10 +14,16 @@
 #   scripts/bench-trace-overhead.sh solver gen:poisson7:256 1000
 # (MATRIX [gen:poisson7:128], ITERATIONS [1000])
 # ITERS (2000) and REPEAT (5): the microbenchmark's loop; BENCH, SOLVE: the
-# trilap-bench and trilap-solve to run [bin/]; OUT: the raw results' folder
-# [a new one under TMPDIR]; given again, the microbenchmark appends to its
-# files, the solver's refuses one holding a CSV (its medians would take in
-# its rows).
+# trilap-bench and trilap-solve to run [bin/]; OUT: the run's folder [a new
+# one in the checkout, results/trace-overhead[-solver]-<host>-<date>, named
+# by the last line], the table in OUT/summary.txt, the traces gzipped.
+# The solver's: OUT/manifest.txt (command, variables, host, commit), every
+# run's files in OUT/raw/ (trilap-solve's CSVs and manifest.txt, each run's
+# output MODE.ROUND.txt, its trace-MODE-ROUND/); an OUT holding a CSV, raw/
+# or summary.txt is refused (its medians would take in its rows). The
+# microbenchmark's: OUT/MODE.csv (each mode's output), OUT/overhead.csv and
+# the manifest.txt beside it (trilap-bench's), OUT/trace-MODE/; given again
+# it appends to them, and to summary.txt.
 set -euo pipefail
 export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell (or ssh) passes in
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -41,27 +47,35 @@ if [ "${1:-}" = solver ]; then
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "${0##*/}: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
-  bench_out_begin_temp overhead
+  bench_out_begin_results trace-overhead-solver
   bench_out_fresh
+  bench_out_unused "$bench_out_dir" raw summary.txt
   out=$bench_out_dir
+  bench_out_manifest "ROUNDS=$rounds REPEAT=$bench_repeat SOLVE=$solve" solver "$matrix" "$iters" ${1+-- "$@"}
+  raw=$out/raw
+  mkdir -p "$raw"
   for ((r = 1; r <= rounds; r++)); do
     for mode in off nvtx cupti; do
       extra=()
-      [ "$mode" = nvtx ] && extra=(--trace "$out/trace-nvtx-$r")
-      [ "$mode" = cupti ] && extra=(--trace "$out/trace-cupti-$r" --cupti)
+      [ "$mode" = nvtx ] && extra=(--trace "$raw/trace-nvtx-$r")
+      [ "$mode" = cupti ] && extra=(--trace "$raw/trace-cupti-$r" --cupti)
       "$solve" --backend cuda --solver pipecg --rtol 0 --atol 0 --max-iterations "$iters" \
-        --repeat "$bench_repeat" --results "$out/$mode.csv" ${extra[@]+"${extra[@]}"} "$@" "$matrix" \
-        >"$out/$mode.$r.txt"
+        --repeat "$bench_repeat" --results "$raw/$mode.csv" ${extra[@]+"${extra[@]}"} "$@" "$matrix" \
+        >"$raw/$mode.$r.txt"
+      bench_out_gzip "$raw/trace-$mode-$r"
     done
   done
   for mode in off nvtx cupti; do
-    t[$mode]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$out/$mode.csv")
-    [ -n "${t[$mode]}" ] || { echo "${0##*/}: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
+    t[$mode]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$raw/$mode.csv")
+    [ -n "${t[$mode]}" ] || { echo "${0##*/}: no us_per_iter in $raw/$mode.csv" >&2; exit 1; }
   done
   # the method that ran, as the program names it (the extra options may set it)
-  solver=$(awk -F': ' '$1 == "solver" { print $2; exit }' "$out/off.1.txt")
+  solver=$(awk -F': ' '$1 == "solver" { print $2; exit }' "$raw/off.1.txt")
+  # the table kept beside the files it was made from (before, on stdout alone)
   ratio_table "$(printf '# tracing overhead, %s %s, %s iterations, %s rounds alternated, median us/iter (raw: %s)' \
-    "$solver" "$matrix" "$iters" "$rounds" "$out")"
+    "$solver" "$matrix" "$iters" "$rounds" "$raw")" >"$out/summary.txt.tmp"
+  mv -f "$out/summary.txt.tmp" "$out/summary.txt"
+  cat "$out/summary.txt"
   exit 0
 fi
 n=2 variant=three-split
@@ -72,7 +86,7 @@ if [ "${1:-}" = "--" ]; then shift; fi
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
 . "$root/scripts/bench-out.sh"
-bench_out_begin_temp overhead
+bench_out_begin_results trace-overhead
 out=$bench_out_dir
 # OUT given again (REPRODUCE.md's results/trace-overhead-h200x2): each
 # mode's output appended below a line naming this run, as overhead.csv
@@ -87,5 +101,10 @@ for mode in off nvtx cupti; do
     --results "$out/overhead.csv" "$@" >>"$out/$mode.csv"
   t[$mode]=$(awk -F, -v v="$variant" '/^# ==== another run/ { x = "" } $1 == v { x = $5 } END { print x }' "$out/$mode.csv")
   [ -n "${t[$mode]}" ] || { echo "${0##*/}: no $variant row in $out/$mode.csv" >&2; exit 1; }
+  bench_out_gzip "$out/trace-$mode"
 done
-ratio_table "$(printf '# tracing overhead, %s on %s GPU(s), median us/iter (raw: %s)' "$variant" "$n" "$out")"
+# the table kept beside the files it was made from (before, on stdout
+# alone), below an earlier run's
+bench_out_log "$out/summary.txt"
+ratio_table "$(printf '# tracing overhead, %s on %s GPU(s), median us/iter (raw: %s)' "$variant" "$n" "$out")" |
+  tee -a "$out/summary.txt"

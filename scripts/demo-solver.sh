@@ -77,7 +77,7 @@ if bounded 60 "$SOLVE" --backend cuda --launcher threads --gpus 1 --no-stats --r
 fi
 probe_note=""
 if [ $gpu -eq 0 ] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
-    probe_note="nvidia-smi lists a GPU, but trilap-solve --backend cuda failed there: $(grep -m1 -i 'error\|fail\|cuda\|nccl' "$out/gpu-probe.txt" || head -n1 "$out/gpu-probe.txt")"
+    probe_note="nvidia-smi lists a GPU, but trilap-solve --backend cuda failed there: $(grep -m1 -iE 'error|fail|cuda|nccl' "$out/gpu-probe.txt" || head -n1 "$out/gpu-probe.txt")"
 fi
 if [ $gpu -eq 1 ]; then
     n=${n:-128}

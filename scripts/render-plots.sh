@@ -154,8 +154,11 @@ skip_quoted() { echo "render-plots.sh: $1: gnuplot cannot take a path with a quo
 # --results results/a/x and results/b/x draw a-x-... and b-x-..., the names
 # make plots gives them (both drew x-..., the second over the first);
 # below --results otherwise.
-results_root=$(readlink -f -- "$here/results")
-below_root=$(readlink -f -- "$results")
+# (cd && pwd -P rather than GNU readlink -f: macOS's readlink had no -f
+# before 12.3, and make plots runs on laptops)
+real_path() { (cd -- "$(dirname -- "$1")" && printf '%s/%s\n' "$(pwd -P)" "$(basename -- "$1")"); }
+results_root=$(cd -- "$here/results" && pwd -P)
+below_root=$(cd -- "$results" && pwd -P)
 case $below_root in
     "$results_root"/*) below_root=${below_root#"$results_root/"}/ ;;
     *) below_root="" ;;
@@ -196,7 +199,7 @@ claim() { # figure base name, source
         echo "render-plots.sh: $2: its figure would be $1, as that of ${made_by[$1]}; skipped (rename one)" >&2
         return 1
     fi
-    claimed=$(readlink -f -- "$2")
+    claimed=$(real_path "$2")
     index_lock
     [[ ! -f $index ]] || prev=$(awk -F'\t' -v n="$1" '$1 == n { s = $2 } END { print s }' "$index")
     if [[ -n $prev && $prev != "$claimed" && -e $prev && (-e $out/$1.png || -e $out/$1.pdf) ]]; then
@@ -248,7 +251,8 @@ hardware_of() {
     local d
     for d in "$@"; do
         [[ -f $d/manifest.txt ]] || continue
-        sed -n 's/^gpu\.rank\([0-9]*\): \([^(]*[^ (]\).*/\1\t\2/p' "$d/manifest.txt" | tr -d "'\"" | sort -u |
+        # a tab of its own: \t in a replacement is GNU sed's alone
+        sed -n 's/^gpu\.rank\([0-9]*\): \([^(]*[^ (]\).*/\1'$'\t''\2/p' "$d/manifest.txt" | tr -d "'\"" | sort -u |
             awk -F'\t' '$2 != "none" { if (!($2 in n)) o[++k] = $2; n[$2]++ }
                 END { for (i = 1; i <= k; i++) s = s (i > 1 ? " + " : ", on ") (n[o[i]] > 1 ? n[o[i]] " × " : "") o[i]; printf "%s", s }'
         return 0
@@ -333,7 +337,8 @@ while IFS= read -r parent; do
     [[ $has_timed == 1 ]] || cp -- "$stack" "$csv"
     gp breakdown.gp "$out/$name-breakdown" "file='$csv'; timed=$has_timed"
     rendered=$((rendered + 1))
-done < <(find "$results" ${prune[@]+"${prune[@]}"} \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -printf '%h\n' | xargs -r -n1 -d '\n' dirname | sort -u)
+done < <(find "$results" ${prune[@]+"${prune[@]}"} \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -print |
+    while IFS= read -r f; do dirname -- "$(dirname -- "$f")"; done | sort -u)
 
 # median, min and max of us_per_iter per (configuration, variant) of a
 # tristream results CSV -> label,<variant>,<variant>_min,<variant>_max,...

@@ -27,12 +27,16 @@
 #   --partition SPEC  passed to trilap-solve [auto]
 #   --trace           trace every run: OUT/traces/<matrix>-<solver>/<schedule>/
 #   -- ARGS...        further trilap-solve options
-# Environment: LAUNCH=mpi (default; mpirun -np N, --oversubscribe when N exceeds
-# the cores) | threads (one process: --ranks N --no-gpu, or --gpus N for cuda)
-# | srun (srun -n N $SRUN_ARGS; default --mpi=pmix, and --gpu-bind=none for cuda);
+# Environment: LAUNCH=mpi (default; $MPIRUN -np N $MPIRUN_ARGS) | threads (one
+# process: --ranks N --no-gpu, or --gpus N for cuda) | srun (srun -n N
+# $SRUN_ARGS; default --mpi=pmix, and --gpu-bind=none for cuda);
+# MPIRUN [mpirun], MPIRUN_ARGS []: where N exceeds the cores, --oversubscribe
+# goes to an Open MPI mpirun alone (MPICH's and Intel MPI's mpiexec refuse
+# it): one whose --version names Open MPI or OpenRTE, unless
+# MPIRUN_OPEN_MPI=1 or 0 says whether it is;
 # BACKEND=host (default) | cuda; OUT (default: a new folder in the checkout,
 # results/solver-schedules-<backend><N>-<host>-<date>, untracked until you
-# commit it; the last line names it); MPIRUN, MPIRUN_ARGS,
+# commit it; the last line names it);
 # SOLVE (the trilap-solve binary), PLOT=0 to skip the figure.
 # Exit: 0; 2 bad arguments; 1 missing program or results; trilap-solve's own
 # status when a run fails (its message is shown and in OUT/console.log); 3 when
@@ -89,6 +93,7 @@ backend=${BACKEND:-host}
 case $backend in host | cuda) ;; *) bad "BACKEND must be host or cuda, not '$backend'" ;; esac
 launch=${LAUNCH:-mpi}
 case $launch in mpi | threads | srun) ;; *) bad "LAUNCH must be mpi, threads or srun, not '$launch'" ;; esac
+case ${MPIRUN_OPEN_MPI:-} in 1 | 0 | '') ;; *) bad "MPIRUN_OPEN_MPI must be 1 or 0, not '$MPIRUN_OPEN_MPI'" ;; esac
 
 # spec -> "matrix solver tag"
 resolve() {
@@ -153,13 +158,22 @@ trap 'stopped SIGTERM 143' TERM
 trap 'stopped SIGHUP 129' HUP
 
 cores=$(nproc)
+# open_mpi MPIRUN: whether MPIRUN is Open MPI's, whose --oversubscribe
+# the others refuse (before, given to any MPIRUN)
+open_mpi() {
+    case ${MPIRUN_OPEN_MPI:-} in
+        1) return 0 ;;
+        0) return 1 ;;
+        *) "$1" --version 2>/dev/null | grep -Eq 'Open MPI|OpenRTE' ;;
+    esac
+}
 launcher=()
 # word splitting of MPIRUN, MPIRUN_ARGS and SRUN_ARGS (user-given options) is intended
 # shellcheck disable=SC2206
 case $launch in
     mpi)
         launcher=(${MPIRUN:-mpirun} -np "$nranks")
-        if [[ $nranks -gt $cores ]]; then launcher+=(--oversubscribe); fi
+        if [[ $nranks -gt $cores ]] && open_mpi "${launcher[0]}"; then launcher+=(--oversubscribe); fi
         launcher+=(${MPIRUN_ARGS:-})
         ;;
     srun)
@@ -188,7 +202,7 @@ fi
     echo "# ranks: $nranks"
     echo "# launch: $launch${launcher[*]:+ (${launcher[*]})}"
     if [[ $launch == mpi && $nranks -gt $cores ]]; then
-        echo "# oversubscribed: yes ($nranks ranks on $cores cores)"
+        echo "# oversubscribed: yes ($nranks ranks on $cores cores)$([[ " ${launcher[*]} " == *' --oversubscribe '* ]] || echo ", no --oversubscribe: ${launcher[0]} is not Open MPI's")"
     fi
     echo "# backend: $backend"
     echo "# iterations: $iters (fixed-iteration mode), warmup $warmup, timed solves $repeat per run, $rounds rounds over the schedules"

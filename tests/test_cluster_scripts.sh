@@ -55,11 +55,29 @@
 #                                 --ntasks-per-node, neither without them
 #                                 (before, ppr:8:node under -N 2 --ntasks=8,
 #                                 -np 2 without --ntasks)
+#   schedules_oversubscribe_open_mpi_only
+#                                 run-solver-schedules.sh with more ranks
+#                                 than cores: --oversubscribe to an MPIRUN
+#                                 whose --version names Open MPI or
+#                                 OpenRTE, or with MPIRUN_OPEN_MPI=1, and
+#                                 to no other (before, MPICH's mpiexec got
+#                                 it too, and refused it)
+#   bench_solver_scripts_keep_raw bench-op-timer.sh, bench-cg.sh and
+#                                 bench-trace-overhead.sh solver under a
+#                                 stand-in trilap-solve: OUT holds the table
+#                                 (summary.txt), a manifest.txt and every
+#                                 run's files under raw/ (trilap-solve's
+#                                 CSVs and manifest, each run's output, the
+#                                 traces gzipped); without OUT, a new folder
+#                                 in the checkout's results/, named by the
+#                                 last line (before, a folder under TMPDIR,
+#                                 the table on stdout alone)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused session_no_gpu_refused foreign_bad_arguments
 foreign_failed_step_exit_1 foreign_verify_bad_arguments foreign_verify_no_gpu_refused foreign_verify_failed_step_exit_1
-slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused slurm_comm_ranks_from_the_allocation"
+slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused slurm_comm_ranks_from_the_allocation
+schedules_oversubscribe_open_mpi_only bench_solver_scripts_keep_raw"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_cluster.XXXXXX")
@@ -320,11 +338,105 @@ echo "mpirun:$a" >>"$MPIRUN_SAID"; exec "$@"'
     done
 }
 
+# A stand-in trilap-solve ($probe/solve) writing one row of --results
+# (its --schedule, --max-iterations as the iterations), as trilap-solve does
+solve_stand_in() {
+    # shellcheck disable=SC2016 # the stand-in's own expansions
+    printf '%s\n' '#!/usr/bin/env bash' \
+        'while [ $# -gt 0 ]; do case $1 in --results) res=$2 ;; --schedule) sched=$2 ;; --max-iterations) it=$2 ;; esac; shift; done' \
+        '[ -s "$res" ] || echo "solver,precond,schedule,backend,matrix,nranks,rep,iterations,solver_time_s,reason" >"$res"' \
+        'echo "pipecg,jacobi,$sched,host,\"gen:poisson7:4\",1,0,$it,1.0e-03,fixed" >>"$res"' >"$probe/solve"
+    chmod +x "$probe/solve"
+}
+
+# mpi_stand_in NAME VERSION-LINE ACCEPTS: a launcher that prints
+# VERSION-LINE for --version, writes its options before the program to
+# $probe/mpi-said and runs the program once; it refuses --oversubscribe,
+# as MPICH's mpiexec does, unless ACCEPTS is 1
+mpi_stand_in() {
+    # shellcheck disable=SC2016 # the stand-in's own expansions
+    fake "$1" '[ "$1" = --version ] && { echo "'"$2"'"; exit 0; }
+a=; while [ $# -gt 0 ]; do case $1 in -np) a="$a $1 $2"; shift 2 ;; --*) a="$a $1"; shift ;; *) break ;; esac; done
+echo "$a" >"'"$probe"'/mpi-said"
+case "'"$3"'$a" in 0*--oversubscribe*) echo "unrecognized argument oversubscribe" >&2; exit 255 ;; esac
+exec "$@"'
+}
+
+schedules_oversubscribe_open_mpi_only() {
+    solve_stand_in
+    mpi_stand_in mpirun "mpirun (Open MPI) 4.1.4" 1
+    mpi_stand_in orterun "orterun (OpenRTE) 1.6.5" 1
+    mpi_stand_in mpiexec "HYDRA build details:" 0
+    mpi_stand_in impi "Intel(R) MPI Library for Linux* OS, Version 2021.10" 0
+    # a site's wrapper of Open MPI's mpirun, its --version its own
+    mpi_stand_in site-mpirun "site-mpirun 2.0" 1
+    local case env ranks want n=0
+    # more ranks than any machine running this has cores, and 1
+    for case in "MPIRUN=mpirun|4096|-np 4096 --oversubscribe" "MPIRUN=orterun|4096|-np 4096 --oversubscribe" \
+        "MPIRUN=mpiexec|4096|-np 4096" "MPIRUN=impi|4096|-np 4096" "MPIRUN=mpirun|1|-np 1" \
+        "MPIRUN=site-mpirun|4096|-np 4096" "MPIRUN=site-mpirun MPIRUN_OPEN_MPI=1|4096|-np 4096 --oversubscribe" "MPIRUN=mpirun MPIRUN_OPEN_MPI=0|4096|-np 4096"; do
+        IFS='|' read -r env ranks want <<<"$case"
+        rm -f "$probe/mpi-said"
+        # shellcheck disable=SC2086 # the variables, one word each
+        run_in "$probe" env $env SOLVE="$probe/solve" PLOT=0 OUT="$probe/sched-$((n += 1))" \
+            "$top/scripts/run-solver-schedules.sh" "$ranks" --matrices poisson7 --n 4 --iterations 2 \
+            --warmup 0 --repeat 1 --rounds 1 --schedules sync
+        [ "$rc" = 0 ] && [ "$(cat "$probe/mpi-said" 2>&1)" = " $want" ] ||
+            fail "run-solver-schedules.sh $ranks with $env: exit $rc, the launcher given '$(cat "$probe/mpi-said" 2>&1)', not ' $want': $(tail -n 2 "$probe/said")"
+    done
+}
+
+# A checkout in $probe/tree holding scripts/ and a stand-in
+# bin/trilap-solve: one row of --results with us_per_iter and a block of
+# the manifest.txt beside it, 'solver: pipecg' on stdout, and with --trace
+# DIR a DIR/trace.rank0.csv of some 20 KB
+bench_tree() {
+    mkdir -p "$probe/tree/bin"
+    cp -r "$top/scripts" "$probe/tree/"
+    # shellcheck disable=SC2016 # the stand-in's own expansions
+    printf '%s\n' '#!/usr/bin/env bash' 'res= tr=' \
+        'while [ $# -gt 0 ]; do case $1 in --results) res=$2 ;; --trace) tr=$2 ;; esac; shift; done' \
+        '[ -s "$res" ] || echo "solver,matrix,us_per_iter" >"$res"' \
+        'echo "pipecg,\"gen:poisson7:8\",12.5" >>"$res"; echo "command: trilap-solve" >>"${res%/*}/manifest.txt"' \
+        '[ -z "$tr" ] || { mkdir -p "$tr"; seq 1 5000 >"$tr/trace.rank0.csv"; }' 'echo "solver: pipecg"' \
+        >"$probe/tree/bin/trilap-solve"
+    chmod +x "$probe/tree/bin/trilap-solve"
+}
+
+bench_solver_scripts_keep_raw() {
+    bench_tree
+    local case script args raw out
+    for case in "bench-op-timer.sh|gen:poisson7:8 2|pipecg-default.csv pipecg-default.1.txt" \
+        "bench-cg.sh|8 2|p7-8-pipecg.csv p7-8-cg.1.txt" \
+        "bench-trace-overhead.sh|solver gen:poisson7:8 2|off.csv nvtx.1.txt trace-nvtx-1/trace.rank0.csv.gz"; do
+        IFS='|' read -r script args raw <<<"$case"
+        out=$probe/out-$script
+        # shellcheck disable=SC2086 # the arguments, split
+        ROUNDS=1 REPEAT=1 OUT=$out TMPDIR=$probe/tmp run_in "$probe/tree" scripts/$script $args
+        [ "$rc" = 0 ] || fail "$script $args: exit $rc: $(tail -n 3 "$probe/said")"
+        grep -q ' 1.0000$' "$out/summary.txt" 2>/dev/null || fail "$script: no table in OUT/summary.txt: $(ls -A "$out")"
+        grep -q "^script: scripts/$script $args" "$out/manifest.txt" 2>/dev/null ||
+            fail "$script: OUT/manifest.txt does not name the command: $(head -n 3 "$out/manifest.txt" 2>&1)"
+        for f in $raw manifest.txt; do
+            [ -s "$out/raw/$f" ] || fail "$script: no raw/$f in OUT: $(cd "$out" && find . -type f | sort | head -n 20)"
+        done
+        [ -z "$(find "$out/raw" -name '*.csv' -path '*/raw/trace-*')" ] ||
+            fail "$script: a trace not gzipped: $(find "$out/raw" -path '*/raw/trace-*')"
+        [ ! -e "$probe/tmp" ] || [ -z "$(ls -A "$probe/tmp")" ] || fail "$script wrote under TMPDIR: $(ls -A "$probe/tmp")"
+    done
+    # without OUT: a new folder of results/, its name the last line
+    ROUNDS=1 REPEAT=1 TMPDIR=$probe/tmp run_in "$probe/tree" scripts/bench-cg.sh 8 2
+    out=$(tail -n 1 "$probe/said" | sed -n 's/^bench-cg.sh: finished; the results are in //p')
+    [ "$rc" = 0 ] && [ "${out#"$probe"/tree/results/bench-cg-}" != "$out" ] && [ -s "$out/raw/p7-8-cg.csv" ] ||
+        fail "bench-cg.sh without OUT: exit $rc, its last line '$(tail -n 1 "$probe/said")'"
+}
+
 case ${1:-} in
     --list) echo $tests ;;
     multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | session_no_gpu_refused | \
         foreign_bad_arguments | foreign_failed_step_exit_1 | foreign_verify_bad_arguments | foreign_verify_no_gpu_refused | \
         foreign_verify_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
-        slurm_job_sh_run_refused | slurm_comm_ranks_from_the_allocation) "$1" ;;
+        slurm_job_sh_run_refused | slurm_comm_ranks_from_the_allocation | schedules_oversubscribe_open_mpi_only | \
+        bench_solver_scripts_keep_raw) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
 esac

@@ -50,10 +50,18 @@
 #                    (OPT=), and not when given the same: `make CC=clang`
 #                    after `make` said nothing to do and kept the gcc
 #                    objects (qa-first2)
+#   rebuilds_cu_on_new_flags
+#                    a CUDA object is rebuilt when make is given another
+#                    nvcc or nvcc flags (CUDA_ARCH=, NVCCFLAGS, NVCC=,
+#                    OPT=), and not on a C-only change (CC=), nor a C
+#                    object on a CUDA-only one: `make CUDA_ARCH=80` after
+#                    a build for 90 kept the sm_90 objects (qa-scripts8;
+#                    one small .cu, PTX only, 30 s on 2 cores; skipped
+#                    without nvcc)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
-  rebuilds_on_new_cc"
+  rebuilds_on_new_cc rebuilds_cu_on_new_flags"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -260,6 +268,38 @@ rebuilds_on_new_cc() {
     [ "$(compiled CC=clang)" = 1 ] || fail "make CC=clang after CC=gcc kept the gcc object"
     [ "$(compiled CC=clang OPT=-O1)" = 1 ] || fail "make OPT=-O1 kept the -O2 object"
     [ "$(compiled CC=clang OPT=-O1)" = 0 ] || fail "make CC=clang OPT=-O1 again recompiled runtime/error.c"
+}
+
+rebuilds_cu_on_new_flags() {
+    local nvcc
+    nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null) || { echo "no nvcc" >&2; exit 77; }
+    local tmp c cu
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    c=$tmp/obj/runtime/error.o cu=$tmp/obj/tests/gpu/helper_inject_target_kernels.o
+    # make VARS...: the sources make compiled for the two objects, as
+    # "CC runtime/error.c NVCC tests/gpu/..." (or nothing)
+    compiled() {
+        env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=1 CUDA_CODE=compute \
+            BUILD="$tmp" BIN="$tmp/bin" "$@" "$c" "$cu" 2>&1 | awk '$1 == "CC" || $1 == "NVCC" { print $1, $2 }' |
+            sort | paste -sd' ' -
+    }
+    local both="CC runtime/error.c NVCC tests/gpu/helper_inject_target_kernels.cu"
+    local kernel="NVCC tests/gpu/helper_inject_target_kernels.cu"
+    [ "$(compiled CUDA_ARCH=90)" = "$both" ] || fail "make CUDA_ARCH=90 did not compile both objects"
+    [ "$(compiled CUDA_ARCH=90)" = "" ] || fail "make CUDA_ARCH=90 again recompiled an object"
+    [ "$(compiled CUDA_ARCH=80)" = "$kernel" ] || fail "make CUDA_ARCH=80 after 90 did not recompile the kernel alone"
+    [ "$(NVCCFLAGS='-O2 -g -std=c++17' compiled CUDA_ARCH=80)" = "$kernel" ] ||
+        fail "a new NVCCFLAGS did not recompile the kernel alone"
+    # the same nvcc through a wrapper (a symbolic link would not do: nvcc
+    # finds its own headers from the path it was run by)
+    printf '#!/bin/sh\nexec %s "$@"\n' "$nvcc" >"$tmp/nvcc"
+    chmod +x "$tmp/nvcc"
+    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc")" = "$kernel" ] || fail "a new NVCC did not recompile the kernel alone"
+    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc)" = "CC runtime/error.c" ] ||
+        fail "make CC=gcc recompiled the kernel, or not the C object"
+    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "$both" ] || fail "make OPT=-O1 kept an -O2 object"
+    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "" ] || fail "the same make again recompiled an object"
 }
 
 case ${1:-} in
