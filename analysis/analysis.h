@@ -290,13 +290,6 @@ tl_status tl_an_run_files_nvtx(const char *dir, int flags, const char *iter_nvtx
  * path exists and is neither (checked before any open; analysis/input.c,
  * below the readers and the loader, which all ask it). */
 int tl_an_is_special(const char *path);
-/* 1 when path is gzip whose decompressed data is gzip again (a file
- * gzipped twice): every reader then says so, where the trace reader saw
- * binary data and the Kineto reader no JSON (analysis/input.c). */
-int tl_an_gzip_twice(const char *path);
-/* The same of bytes tl_gzin_peek gave (`got` of them, `gz` its was_gzip),
- * for a reader that peeked already. */
-int tl_an_gzip_inside(const unsigned char *head, long got, int gz);
 /* The refusal of an input no reader takes when its kind says why (a pipe
  * or a device, a gzip-compressed SQLite export, a text file named
  * .sqlite); TL_OK when nothing does, for the caller to say what it

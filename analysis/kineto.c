@@ -768,11 +768,8 @@ static int file_why_not(const char *path, char *why, size_t n)
     unsigned char head[4096];
     int gz = 0;
     long got = tl_gzin_peek(path, head, sizeof head, &gz);
-    if (tl_an_gzip_inside(head, got, gz)) {
-        size_t len = strlen(path);
-        int dot_gz = tl_out_names_gzip(path);
-        snprintf(why, n, "gzip data inside gzip: decompress it once (gunzip -c %s > %.*s%s)", path,
-                 (int)(dot_gz ? len - 3 : len), path, dot_gz ? "" : ".once.gz");
+    if (tl_gzin_inside(head, got, gz)) {
+        tl_gzin_twice_why(path, why, n); /* the words of every reader (runtime/gzin.c) */
         return 1;
     }
     /* the text: said of a file named as a trace (a CSV given to overlap is

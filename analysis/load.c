@@ -177,19 +177,6 @@ static void window_cut(tl_an_meta *meta, int64_t lstart)
     meta->w1 = end;
 }
 
-/* The probes' reader on a rank file; one gzipped twice is said as such, the
- * reader seeing only binary data in it ("NUL byte in line 1"). */
-static tl_status open_trace(tl_trace_reader **rd, const char *path, int accept_incomplete)
-{
-    if (tl_an_gzip_twice(path)) {
-        const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-        return TL_FAIL(TL_ERR_PARSE,
-                       "%s: gzip data inside gzip (the file gzipped twice): decompress it once, keeping its name "
-                       "(gunzip -c %s > %s.once && mv %s.once %s, in its folder)",
-                       path, base, base, base, base);
-    }
-    return tl_trace_reader_open(rd, path, accept_incomplete);
-}
 
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
 {
@@ -204,7 +191,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     tl_progress bar = {0}; /* reading a large file */
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", path);
-    TL_TRYGOTO(open_trace(&rd, path, flags & TL_TRACE_ACCEPT_INCOMPLETE), st, fail);
+    TL_TRYGOTO(tl_trace_reader_open(&rd, path, flags & TL_TRACE_ACCEPT_INCOMPLETE), st, fail);
     int found = 0, fw0 = 0, fw1 = 0;
     int64_t x = 0;
     meta->rank = meta->nranks = meta->device = -1;
@@ -359,7 +346,7 @@ static tl_status read_head(const char *path, int flags, rank_head *h)
     h->base = strrchr(path, '/') + 1;
     h->rank = tl_trace_rank_of_name(h->base);
     h->meta_rank = h->nranks = h->declared = -1;
-    TL_TRY(open_trace(&rd, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    TL_TRY(tl_trace_reader_open(&rd, path, TL_TRACE_ACCEPT_INCOMPLETE));
     TL_TRYGOTO(meta_i64(rd, path, "rank", &h->meta_rank, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "nranks", &h->nranks, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "records", &h->declared, &found), st, fail);

@@ -22,23 +22,32 @@
  * only comes from the launcher, whose program links runtime/comm.c. */
 #pragma weak tl_comm_isend
 #pragma weak tl_comm_irecv
-#pragma weak tl_comm_wait
+#pragma weak tl_comm_wait_for
 #pragma weak tl_comm_allreduce
 
 int64_t tl_clock_align_now(const tl_clock_align *ca) { return tl_clock_ns() + ca->skew; }
 
+double tl_clock_align_patience_s(const tl_ctx *ctx) { return 10.0 + 0.01 * (double)ctx->size; }
+
+/* Every message of the exchange waits at most the patience: a side that
+ * stops in the middle of the rounds (a send or receive of its own failed)
+ * leaves its peer waiting for a message that never comes, and rank 0
+ * stopping leaves every rank after it waiting for its first ping, while
+ * rank 0 waits for them in the agreement (before: all hung). Out in time,
+ * the waiting side fails its measurement (TL_ERR_TIMEOUT) and the agreement
+ * unmeasures every rank. */
 static tl_status send_i64(tl_ctx *ctx, const int64_t *v, int n, int peer)
 {
     tl_request *rq = NULL;
     TL_TRY(tl_comm_isend(ctx, TL_CHAN_WORLD, v, (size_t)n * sizeof *v, peer, TL_CLOCK_ALIGN_TAG, &rq));
-    return tl_comm_wait(ctx, &rq);
+    return tl_comm_wait_for(ctx, &rq, tl_clock_align_patience_s(ctx));
 }
 
 static tl_status recv_i64(tl_ctx *ctx, int64_t *v, int n, int peer)
 {
     tl_request *rq = NULL;
     TL_TRY(tl_comm_irecv(ctx, TL_CHAN_WORLD, v, (size_t)n * sizeof *v, peer, TL_CLOCK_ALIGN_TAG, &rq));
-    return tl_comm_wait(ctx, &rq);
+    return tl_comm_wait_for(ctx, &rq, tl_clock_align_patience_s(ctx));
 }
 
 /* Which CLOCK_MONOTONIC this process reads, as two numbers: its kernel's
@@ -88,7 +97,7 @@ static void clock_begin(const tl_ctx *ctx, tl_clock_align *ca)
 tl_status tl_clock_align_measure(tl_ctx *ctx, tl_clock_align *ca)
 {
     if (ca->nsamples == 0) clock_begin(ctx, ca);
-    if (!ctx->hc || ctx->size < 2 || ca->nsamples >= 2 || !tl_comm_isend || one_process(ctx)) return TL_OK;
+    if (!ctx->hc || ctx->size < 2 || ca->nsamples >= 2 || !tl_comm_wait_for || one_process(ctx)) return TL_OK;
     int skewed = test_skewed(ctx);
     /* MPI ranks on one host read one CLOCK_MONOTONIC too (system-wide on
      * Linux), unless a time namespace shifts it; a host name proves
@@ -139,7 +148,7 @@ tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca)
         memset(ca, 0, sizeof *ca);
         clock_begin(ctx, ca);
     }
-    if (!ctx->hc || ctx->size < 2 || !tl_comm_allreduce || !tl_comm_isend) return TL_OK;
+    if (!ctx->hc || ctx->size < 2 || !tl_comm_allreduce || !tl_comm_wait_for) return TL_OK;
     int32_t all = ca != NULL;
     TL_TRY(tl_comm_allreduce(ctx, &all, 1, TL_INT32, TL_MIN));
     if (!all || !ca) return TL_OK;
@@ -153,7 +162,8 @@ tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca)
     if (st == TL_OK && ast == TL_OK && ok) return TL_OK;
     memset(ca, 0, sizeof *ca);
     clock_begin(ctx, ca);
-    /* the failed rank said why; the others' line is the caller's */
+    /* the failed rank said why, but for one whose peer stopped (unreported
+     * TL_ERR_TIMEOUT); the others' line is the caller's */
     return st != TL_OK ? st : ast != TL_OK ? ast : TL_ERR_REMOTE;
 }
 

@@ -32,6 +32,13 @@ enum { TL_CLOCK_ALIGN_ROUNDS = 16, TL_CLOCK_ALIGN_TAG = 31770 };
 int64_t tl_clock_align_now(const tl_clock_align *ca);
 
 
+/* How long one message of the exchange is waited for: 10 s, and 10 ms per
+ * rank, as rank r's first ping comes after rank 0 measured the r - 1 ranks
+ * before it (16 round trips and a result each, about a millisecond on a
+ * cluster's network). A peer that stopped (its own send or receive failed) leaves
+ * the other side waiting no longer than this. */
+double tl_clock_align_patience_s(const tl_ctx *ctx);
+
 /* Collective over ctx's ranks (call it on every rank, at probes start and
  * at stop): rank 0 ping-pongs TL_CLOCK_ALIGN_ROUNDS times with each other
  * rank in turn and sends it its offset, and whether the two read one
@@ -47,7 +54,8 @@ tl_status tl_clock_align_measure(tl_ctx *ctx, tl_clock_align *ca);
  * and tl_clock_align_stop does nothing, so no rank waits for one without
  * probes. A measurement that failed on any rank is agreed the same way:
  * every rank's ca unmeasured, TL_ERR_REMOTE where the failure was
- * another's. */
+ * another's, TL_ERR_TIMEOUT (unreported) where this rank's peer stopped
+ * answering within tl_clock_align_patience_s. */
 tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca);
 /* At probes stop: the second measurement, where the first one was made. */
 tl_status tl_clock_align_stop(tl_ctx *ctx, tl_clock_align *ca);

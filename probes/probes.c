@@ -175,7 +175,12 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
                                      int infer)
 {
     tl_status st = tl_probes_create_one(ctx, cfg, device, infer);
-    if (ctx && tl_clock_align_start(ctx, st == TL_OK ? &ctx->probes->clock : NULL) != TL_OK)
+    tl_status cst = ctx ? tl_clock_align_start(ctx, st == TL_OK ? &ctx->probes->clock : NULL) : TL_OK;
+    if (cst == TL_ERR_TIMEOUT)
+        tl_log("probes: clock alignment to rank 0 failed: the other side of the exchange stopped answering "
+               "(nothing within %.0f s); this trace keeps its own clock",
+               tl_clock_align_patience_s(ctx));
+    else if (cst != TL_OK)
         tl_log("probes: clock alignment to rank 0 failed; this trace keeps its own clock");
     return st;
 }

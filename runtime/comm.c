@@ -161,6 +161,19 @@ tl_status tl_comm_wait(tl_ctx *ctx, tl_request **req)
     return TL_OK;
 }
 
+tl_status tl_comm_wait_for(tl_ctx *ctx, tl_request **req, double timeout_s)
+{
+    if (!req || !*req) return TL_OK;
+    TL_TRY(have_comm(ctx));
+    TL_CHECK(ctx->hc->ops->wait_for, TL_ERR_UNSUPPORTED, "host messages '%s' cannot wait with a time limit",
+             ctx->hc->ops->name);
+    tl_request *r = *req;
+    *req = NULL;
+    tl_status st = ctx->hc->ops->wait_for(ctx->hc, r, timeout_s);
+    if (st != TL_OK && st != TL_ERR_TIMEOUT) return tl_error_frame(st, TL_FILE_, __LINE__);
+    return st;
+}
+
 tl_status tl_comm_waitall(tl_ctx *ctx, tl_request **reqs, size_t n)
 {
     /* wait for every request even after a failure, so none is left in flight */

@@ -49,6 +49,13 @@ tl_status tl_comm_isend(tl_ctx *ctx, tl_chan ch, const void *buf, size_t bytes, 
 tl_status tl_comm_irecv(tl_ctx *ctx, tl_chan ch, void *buf, size_t bytes, int peer, int tag,
                         tl_request **req);
 tl_status tl_comm_wait(tl_ctx *ctx, tl_request **req);
+/* tl_comm_wait for a peer that may stop without failing the run (the
+ * probes' clock measurement): after timeout_s the request is withdrawn,
+ * its buffer no longer touched, and TL_ERR_TIMEOUT returned unreported
+ * (the caller says what it waited for); TL_ERR_REMOTE once another rank
+ * announced its failure. A send or receive; a non-blocking allreduce,
+ * which cannot be withdrawn, waits as tl_comm_wait. */
+tl_status tl_comm_wait_for(tl_ctx *ctx, tl_request **req, double timeout_s);
 tl_status tl_comm_waitall(tl_ctx *ctx, tl_request **reqs, size_t n);
 
 /* Nonzero once another rank is known to have failed (the launcher marks a

@@ -33,6 +33,8 @@ struct tl_comm_ops {
                        tl_request **req);
     /* Completes and frees req. */
     tl_status (*wait)(tl_hostcomm *hc, tl_request *req);
+    /* wait, giving up after timeout_s (see tl_comm_wait_for): frees req either way. */
+    tl_status (*wait_for)(tl_hostcomm *hc, tl_request *req, double timeout_s);
     /* Nonzero once another rank is known to have failed. */
     int (*peer_failed)(tl_hostcomm *hc);
     /* This rank failed: tell the others (see tl_comm_announce_failure). */

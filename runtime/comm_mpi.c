@@ -181,6 +181,58 @@ static tl_status mc_wait(tl_hostcomm *hc, tl_request *req)
     return st;
 }
 
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
+}
+
+static int mc_peer_failed(tl_hostcomm *hc);
+
+/* Polls without a pause for the first 0.1 s, as MPI_Wait does (the clock
+ * measurement times these messages), then every 1 ms, looking for a
+ * peer's failure notice too. A collective request cannot be cancelled:
+ * it waits as mc_wait. */
+static tl_status mc_wait_for(tl_hostcomm *hc, tl_request *req, double timeout_s)
+{
+    mpi_req *r = (mpi_req *)req;
+    if (timeout_s < 0 || !strcmp(r->what, "MPI_Iallreduce")) return mc_wait(hc, req);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    tl_status st = TL_OK;
+    for (;;) {
+        int done = 0;
+        int rc = MPI_Test(&r->r, &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) {
+            char what[64];
+            snprintf(what, sizeof what, "MPI_Test(%s)", r->what);
+            st = tl_mpi_report(rc, TL_FILE_, __LINE__, what);
+            break;
+        }
+        if (done) break;
+        double waited = seconds_since(&t0);
+        if (waited > timeout_s) st = TL_ERR_TIMEOUT;
+        else if (waited > 0.1 && mc_peer_failed(hc)) st = TL_ERR_REMOTE;
+        if (st != TL_OK) {
+            /* MPI_Wait returns after MPI_Cancel whatever the peer does; a
+             * message that arrived in between is taken after all */
+            MPI_Status status;
+            int cancelled = 1;
+            if (MPI_Cancel(&r->r) == MPI_SUCCESS && MPI_Wait(&r->r, &status) == MPI_SUCCESS)
+                MPI_Test_cancelled(&status, &cancelled);
+            if (!cancelled) st = TL_OK;
+            break;
+        }
+        if (waited > 0.1) {
+            struct timespec nap = {0, 1000000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    free(r);
+    return st;
+}
+
 /* Post this rank's "failed" into the outcome agreement and a notice to
  * every other rank, without waiting for anything. */
 static void mc_announce_failure(tl_hostcomm *hc)
@@ -242,6 +294,7 @@ static const tl_comm_ops tl_comm_mpi_ops = {
     .isend = mc_isend,
     .irecv = mc_irecv,
     .wait = mc_wait,
+    .wait_for = mc_wait_for,
     .peer_failed = mc_peer_failed,
     .announce_failure = mc_announce_failure,
     .destroy = mc_destroy,
@@ -291,15 +344,13 @@ tl_status tl_mpicomm_final_agree(tl_hostcomm *hc, tl_status st, double grace_s, 
         drain_notices(mc);
         return TL_OK;
     }
-    struct timespec t0, now;
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         int done = 0;
         TL_MPI(MPI_Test(&mc->outcome_req, &done, MPI_STATUS_IGNORE));
         if (done) break;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double el = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
-        if (el > grace_s) {
+        if (seconds_since(&t0) > grace_s) {
             *any_failed = 1;
             return TL_ERR_TIMEOUT; /* the request stays pending: the caller aborts */
         }

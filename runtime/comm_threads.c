@@ -16,9 +16,11 @@
  * returns TL_ERR_REMOTE instead of waiting. */
 #include "runtime/comm_impl.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { TC_SEND, TC_RECV, TC_ALLRED };
 
@@ -384,25 +386,38 @@ static void coll_unlink_free(tl_threadcomm_shared *sh, tc_coll *c)
 
 /* ---- completion ------------------------------------------------------------ */
 
-static tl_status tc_wait(tl_hostcomm *hc, tl_request *req)
+/* timeout_s < 0: no limit. An allreduce waits without one: the last rank
+ * to arrive reads every contribution, so one cannot be withdrawn while the
+ * others still come. */
+static tl_status tc_wait_for(tl_hostcomm *hc, tl_request *req, double timeout_s)
 {
     tc_req *r = (tc_req *)req;
     tl_threadcomm_shared *sh = shared_of(hc);
+    struct timespec until;
+    int limited = timeout_s >= 0 && r->kind != TC_ALLRED, timed_out = 0;
+    if (limited) {
+        clock_gettime(CLOCK_REALTIME, &until); /* the condition variable's clock */
+        double s = (double)until.tv_nsec * 1e-9 + timeout_s;
+        until.tv_sec += (time_t)s;
+        until.tv_nsec = (long)((s - (double)(time_t)s) * 1e9);
+    }
     int done_flag;
     pthread_mutex_lock(&sh->mu);
     for (;;) {
         done_flag = r->kind == TC_ALLRED ? r->coll->done : r->done;
-        if (done_flag || sh->failed) break;
-        pthread_cond_wait(&sh->cv, &sh->mu);
+        if (done_flag || sh->failed || timed_out) break;
+        if (limited) timed_out = pthread_cond_timedwait(&sh->cv, &sh->mu, &until) == ETIMEDOUT;
+        else pthread_cond_wait(&sh->cv, &sh->mu);
     }
     tl_status st = TL_OK;
     size_t coll_count = 0;
     if (!done_flag) {
-        /* a peer failed: withdraw so nobody touches our buffer later */
+        /* a peer failed, or did not come in time: withdraw so nobody
+         * touches our buffer later */
         if (r->kind == TC_SEND) list_remove(&sh->sends[r->ch], r);
         else if (r->kind == TC_RECV) list_remove(&sh->recvs[r->ch], r);
         else r->coll->contrib[hc->rank] = NULL;
-        st = TL_ERR_REMOTE;
+        st = sh->failed ? TL_ERR_REMOTE : TL_ERR_TIMEOUT;
     } else if (r->kind == TC_ALLRED) {
         tc_coll *c = r->coll;
         st = c->err;
@@ -413,7 +428,7 @@ static tl_status tc_wait(tl_hostcomm *hc, tl_request *req)
         st = r->err;
     }
     pthread_mutex_unlock(&sh->mu);
-    if (st != TL_OK && st != TL_ERR_REMOTE) {
+    if (st != TL_OK && st != TL_ERR_REMOTE && st != TL_ERR_TIMEOUT) {
         if (r->kind == TC_ALLRED)
             st = TL_FAIL(st, "iallreduce on channel %d: ranks passed different counts (this rank %zu)",
                          (int)r->ch, coll_count ? coll_count : r->bytes / sizeof(double));
@@ -424,6 +439,8 @@ static tl_status tc_wait(tl_hostcomm *hc, tl_request *req)
     free(r);
     return st;
 }
+
+static tl_status tc_wait(tl_hostcomm *hc, tl_request *req) { return tc_wait_for(hc, req, -1); }
 
 static int tc_peer_failed(tl_hostcomm *hc)
 {
@@ -449,6 +466,7 @@ static const tl_comm_ops tl_comm_threads = {
     .isend = tc_isend,
     .irecv = tc_irecv,
     .wait = tc_wait,
+    .wait_for = tc_wait_for,
     .peer_failed = tc_peer_failed,
     .announce_failure = tc_announce_failure,
     .destroy = tc_destroy,

@@ -29,8 +29,14 @@ struct tl_gzin {
     int accept_cut, was_cut; /* tl_gzin_on_cut */
     const char *cut_hint;
     char corrupt[160]; /* zlib's word on damage found after bytes already handed over: said by the next read */
+    /* the first decompressed bytes, inflated at the open to tell a file
+     * gzipped twice, handed over by the first read */
+    unsigned char inner[2];
+    size_t ninner;
 #endif
 };
+
+static void gz_first_bytes(tl_gzin *in);
 
 /* The reader, or NULL with the reason in why (a tl_status code returned). */
 static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t nwhy)
@@ -88,6 +94,7 @@ static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t n
         in->zs.next_in = in->zin;
         in->zs.avail_in = (unsigned)in->nhead;
         in->nhead = 0;
+        gz_first_bytes(in);
     }
 #else
     if (in->gz || tl_out_names_gzip(path)) {
@@ -100,11 +107,49 @@ static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t n
     return TL_OK;
 }
 
+int tl_gzin_inside(const void *head, long got, int was_gzip)
+{
+    const unsigned char *h = head;
+    return was_gzip == 1 && got >= 2 && h[0] == 0x1f && h[1] == 0x8b;
+}
+
+void tl_gzin_twice_why(const char *path, char *why, size_t n)
+{
+    /* X.gz.gz: one .gz too many, dropped; any other name kept, since the
+     * readers take gzip whatever the name and a rank folder holding both
+     * trace.rank1.csv.gz and trace.rank1.csv has two files of rank 1 */
+    size_t len = strlen(path);
+    if (len > 6 && tl_out_names_gzip(path)) {
+        char stem[4096];
+        snprintf(stem, sizeof stem, "%.*s", (int)(len - 3), path);
+        if (tl_out_names_gzip(stem)) {
+            snprintf(why, n, "gzip data inside gzip data (the file gzipped twice): gunzip it once (gunzip -c %s > %s)",
+                     path, stem);
+            return;
+        }
+    }
+    snprintf(why, n,
+             "gzip data inside gzip data (the file gzipped twice): gunzip it once, keeping its name (gunzip -c %s > "
+             "%s.once && mv %s.once %s)",
+             path, path, path, path);
+}
+
 tl_status tl_gzin_open(const char *path, tl_gzin **out)
 {
-    char why[256];
+    char why[4096];
     tl_status code = open_quiet(path, out, why, sizeof why);
-    return code == TL_OK ? TL_OK : TL_FAIL(code, "%s: %s", path, why);
+    if (code != TL_OK) return TL_FAIL(code, "%s: %s", path, why);
+#if TL_HAVE_ZLIB
+    /* whichever reader (matrices, traces, Kineto JSON): what it would see
+     * is binary data ("NUL byte in line 1", "bad banner") */
+    if (tl_gzin_inside((*out)->inner, (long)(*out)->ninner, (*out)->gz)) {
+        tl_gzin_close(*out);
+        *out = NULL;
+        tl_gzin_twice_why(path, why, sizeof why);
+        return TL_FAIL(TL_ERR_PARSE, "%s: %s", path, why);
+    }
+#endif
+    return TL_OK;
 }
 
 #if TL_HAVE_ZLIB
@@ -154,12 +199,45 @@ static tl_status gz_read(tl_gzin *in, unsigned char *buf, size_t n, size_t *got,
 }
 #endif
 
+#if TL_HAVE_ZLIB
+/* Up to two bytes inflated at the open (in->inner). What stops it short
+ * is met again by the first read after them, which says it in the
+ * caller's words: damage and bytes after the gzip data stay where they
+ * are, and a member cut short is left to the caller's tl_gzin_on_cut
+ * (accepted here, its mark taken back). */
+static void gz_first_bytes(tl_gzin *in)
+{
+    char why[256];
+    size_t got = 1;
+    in->accept_cut = 1;
+    while (in->ninner < sizeof in->inner && got > 0 &&
+           gz_read(in, in->inner + in->ninner, sizeof in->inner - in->ninner, &got, why, sizeof why) == TL_OK)
+        in->ninner += got;
+    in->accept_cut = in->was_cut = 0;
+}
+
+/* gz_read after the bytes the open inflated, handed over alone so that an
+ * error after them comes with the next read, as gz_read's own do */
+static tl_status gz_read_after_first(tl_gzin *in, unsigned char *buf, size_t n, size_t *got, char *why, size_t nwhy)
+{
+    if (in->ninner > 0) {
+        size_t k = in->ninner < n ? in->ninner : n;
+        memcpy(buf, in->inner, k);
+        memmove(in->inner, in->inner + k, in->ninner - k);
+        in->ninner -= k;
+        *got = k;
+        return TL_OK;
+    }
+    return gz_read(in, buf, n, got, why, nwhy);
+}
+#endif
+
 static tl_status read_quiet(tl_gzin *in, void *buf, size_t n, size_t *got, char *why, size_t nwhy)
 {
     *got = 0;
     if (n == 0) return TL_OK;
 #if TL_HAVE_ZLIB
-    if (in->gz) return gz_read(in, buf, n, got, why, nwhy);
+    if (in->gz) return gz_read_after_first(in, buf, n, got, why, nwhy);
 #endif
     unsigned char *b = buf;
     size_t k = 0;

@@ -18,8 +18,9 @@
 
 typedef struct tl_gzin tl_gzin;
 
-/* Opens path (one error line naming it: cannot open, or gzip without
- * zlib in this build). */
+/* Opens path (one error line naming it: cannot open, gzip without zlib
+ * in this build, or gzip data inside gzip data, a file gzipped twice,
+ * which every reader would take for binary data: tl_gzin_twice_why). */
 tl_status tl_gzin_open(const char *path, tl_gzin **in);
 /* Up to n bytes into buf; *got is 0 only at the end of the input. An
  * error names `where` (the caller's place in the file, "m.mtx:1234"; NULL:
@@ -39,5 +40,14 @@ void tl_gzin_close(tl_gzin *in);
  * data or at damage; -1: cannot open), *was_gzip whether it is gzip
  * (also where the build cannot read it: -1 then). */
 long tl_gzin_peek(const char *path, void *buf, size_t n, int *was_gzip);
+/* 1 when the first bytes tl_gzin_peek gave (`got` of them, `was_gzip` its
+ * flag) are gzip's magic inside gzip: a file gzipped twice. */
+int tl_gzin_inside(const void *head, long got, int was_gzip);
+/* Why such a file is refused and how to mend it, the words every reader
+ * says after "PATH: " (tl_gzin_open's line): `gzip data inside gzip data
+ * (the file gzipped twice): gunzip it once, keeping its name (gunzip -c P >
+ * P.once && mv P.once P)`, or for a name ending .gz.gz `gunzip it once
+ * (gunzip -c X.gz.gz > X.gz)`. */
+void tl_gzin_twice_why(const char *path, char *why, size_t n);
 
 #endif

@@ -269,19 +269,26 @@ TL_TEST(rank_without_probes)
 /* The thread ranks' host messages (comm_threads.c), except that a message
  * between rank 0 and rank `cut` fails on both sides at once, as a link
  * that broke would: rank 0's start exchange with that rank fails after
- * the ranks before it finished theirs. */
+ * the ranks before it finished theirs. With `one_side` set, only the
+ * messages posted by rank 0 (one_side 1) or by rank `cut` (one_side 2)
+ * fail, and only those after its first `after` on that link: that rank
+ * stops in the middle of the ping-pong rounds while its peer, whose own
+ * calls work, waits for the next message. */
 typedef struct cut_comm {
     tl_hostcomm base;
     tl_hostcomm *inner;
-    int cut;
+    int cut, one_side, after;
+    int posted; /* messages this rank posted on the cut link (its thread only) */
 } cut_comm;
 
 static tl_hostcomm *inner_of(tl_hostcomm *hc) { return ((cut_comm *)hc)->inner; }
 
-static int link_cut(const tl_hostcomm *hc, int peer)
+static int link_cut(tl_hostcomm *hc, int peer)
 {
-    int cut = ((const cut_comm *)hc)->cut;
-    return cut > 0 && ((hc->rank == 0 && peer == cut) || (hc->rank == cut && peer == 0));
+    cut_comm *c = (cut_comm *)hc;
+    if (c->cut <= 0 || !((hc->rank == 0 && peer == c->cut) || (hc->rank == c->cut && peer == 0))) return 0;
+    if (!c->one_side) return 1;
+    return hc->rank == (c->one_side == 1 ? 0 : c->cut) && ++c->posted > c->after;
 }
 
 static tl_status cut_barrier(tl_hostcomm *hc) { return inner_of(hc)->ops->barrier(inner_of(hc)); }
@@ -307,6 +314,11 @@ static tl_status cut_irecv(tl_hostcomm *hc, tl_chan ch, void *buf, size_t bytes,
 
 static tl_status cut_wait(tl_hostcomm *hc, tl_request *req) { return inner_of(hc)->ops->wait(inner_of(hc), req); }
 
+static tl_status cut_wait_for(tl_hostcomm *hc, tl_request *req, double timeout_s)
+{
+    return inner_of(hc)->ops->wait_for(inner_of(hc), req, timeout_s);
+}
+
 static int cut_peer_failed(tl_hostcomm *hc) { return inner_of(hc)->ops->peer_failed(inner_of(hc)); }
 
 static const tl_comm_ops cut_ops = {.name = "threads-cut",
@@ -315,6 +327,7 @@ static const tl_comm_ops cut_ops = {.name = "threads-cut",
                                     .isend = cut_isend,
                                     .irecv = cut_irecv,
                                     .wait = cut_wait,
+                                    .wait_for = cut_wait_for,
                                     .peer_failed = cut_peer_failed};
 
 enum { CUT_RANKS = 3 };
@@ -343,7 +356,7 @@ static void *cut_rank_main(void *arg)
  * between rank 0 and rank `cut` (0: none) fails; *finished: the ranks
  * done within 20 s (a rank still waiting is left behind: the process
  * ends with the test). */
-static void cut_run(int cut, cut_rank *rk, int *finished)
+static void cut_run(int cut, int one_side, cut_rank *rk, int *finished)
 {
     /* a skewed rank, so that thread ranks measure at all (one_process) */
     setenv("TRILAP_TEST_CLOCK_SKEW", "1:1000000", 1);
@@ -358,6 +371,8 @@ static void cut_run(int cut, cut_rank *rk, int *finished)
         TL_ASSERT_OK(tl_threadcomm_create(sh, i, &rk[i].comm.inner));
         rk[i].comm.base = (tl_hostcomm){.ops = &cut_ops, .rank = i, .size = CUT_RANKS};
         rk[i].comm.cut = cut;
+        rk[i].comm.one_side = one_side;
+        rk[i].comm.after = 4; /* one_side: rank 0's third ping, or rank 1's receive of it, fails */
         rk[i].ctx.hc = &rk[i].comm.base;
     }
     for (int i = 0; i < CUT_RANKS; i++) TL_ASSERT_EQ(pthread_create(&tid[i], NULL, cut_rank_main, &rk[i]), 0);
@@ -388,14 +403,14 @@ TL_TEST(start_failed_after_a_rank_finished)
 {
     cut_rank rk[CUT_RANKS];
     int finished = 0;
-    cut_run(0, rk, &finished); /* the fake comm itself, uncut: both measurements on every rank */
+    cut_run(0, 0, rk, &finished); /* the fake comm itself, uncut: both measurements on every rank */
     TL_ASSERT_EQ(finished, CUT_RANKS);
     for (int i = 0; i < CUT_RANKS; i++) {
         TL_ASSERT_OK(rk[i].start);
         TL_ASSERT_OK(rk[i].stop);
         TL_ASSERT_EQ(rk[i].ca.nsamples, 2);
     }
-    cut_run(2, rk, &finished);
+    cut_run(2, 0, rk, &finished);
     TL_ASSERT_MSG(finished == CUT_RANKS, "only %d of %d ranks finished start and stop within 20 s (rank 1 done: %d)",
                   finished, CUT_RANKS, rk[1].done);
     for (int i = 0; i < CUT_RANKS; i++) {
@@ -403,6 +418,34 @@ TL_TEST(start_failed_after_a_rank_finished)
         TL_ASSERT_OK(rk[i].stop);
         TL_ASSERT_MSG(rk[i].ca.nsamples == 0, "rank %d: %d samples after a failed start", i, rk[i].ca.nsamples);
         TL_ASSERT_STREQ(rk[i].ca.method, "none");
+    }
+}
+
+/* One side of the exchange between rank 0 and rank 1 stops in the middle
+ * of the rounds, its peer's calls still working: rank 0's sends to rank 1
+ * failing from its third ping on (rank 1 waited for that ping, and rank 2
+ * for its first, while rank 0 waited in the agreement: all three hung),
+ * or rank 1's (rank 0 waited for its answer). Every rank comes out, within
+ * the measurement's patience, unmeasured. */
+TL_TEST(exchange_stopped_on_one_side)
+{
+    for (int side = 1; side <= 2; side++) {
+        cut_rank rk[CUT_RANKS];
+        int finished = 0;
+        int64_t t0 = tl_clock_ns();
+        cut_run(1, side, rk, &finished);
+        double took_s = (double)(tl_clock_ns() - t0) * 1e-9;
+        TL_ASSERT_MSG(finished == CUT_RANKS,
+                      "rank %d's side failing: only %d of %d ranks finished start and stop within 20 s "
+                      "(done: rank 0 %d, rank 1 %d, rank 2 %d)",
+                      side == 1 ? 0 : 1, finished, CUT_RANKS, rk[0].done, rk[1].done, rk[2].done);
+        printf("rank %d's side failing: every rank out in %.1f s\n", side == 1 ? 0 : 1, took_s);
+        for (int i = 0; i < CUT_RANKS; i++) {
+            TL_ASSERT_MSG(rk[i].start != TL_OK, "rank %d: start said ok though an exchange stopped", i);
+            TL_ASSERT_OK(rk[i].stop);
+            TL_ASSERT_MSG(rk[i].ca.nsamples == 0, "rank %d: %d samples after a failed start", i, rk[i].ca.nsamples);
+            TL_ASSERT_STREQ(rk[i].ca.method, "none");
+        }
     }
 }
 
@@ -524,4 +567,4 @@ TL_TEST(noisy_short_drift_read_back)
 
 TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, rank_without_probes,
              bad_clock_metadata, threads_share_one_clock, mpi_one_host_shares_clock,
-             noisy_short_drift_read_back, start_failed_after_a_rank_finished)
+             noisy_short_drift_read_back, start_failed_after_a_rank_finished, exchange_stopped_on_one_side)

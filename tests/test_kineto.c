@@ -1905,8 +1905,10 @@ TL_TEST(not_kineto_says_why)
     const struct {
         const char *input, *why;
     } cases[] = {
-        {twice, "gzip data inside gzip: decompress it once (gunzip -c %s > %s/small.json.gz)"},
-        {inner, "gzip data inside gzip: decompress it once (gunzip -c %s > %s/inner.json)"},
+        {twice, "gzip data inside gzip data (the file gzipped twice): gunzip it once (gunzip -c %1$s > "
+                "%2$s/small.json.gz)"},
+        {inner, "gzip data inside gzip data (the file gzipped twice): gunzip it once, keeping its name (gunzip -c "
+                "%1$s > %1$s.once && mv %1$s.once %1$s)"},
         {list, "its text begins with '[', not '{': a PyTorch profiler (Kineto) trace is one JSON object holding "
                "traceEvents"},
         {dir, "no PyTorch profiler (Kineto) trace among its 2 .json files (a.json: no traceEvents array: not a "
