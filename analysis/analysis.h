@@ -91,6 +91,12 @@ int64_t tl_an_m_exposed(const tl_an_metrics *m);
 /* Time communication only waits: U(comm, waiting included) − U(comm transfer). */
 int64_t tl_an_m_waiting(const tl_an_metrics *m);
 int64_t tl_an_m_derived(const tl_an_metrics *m); /* W − Σ compute-kernel durations */
+/* W − Σ compute is a time only while the compute kernels' sum, clipped to
+ * the window, fits in it: kernels that ran at once for longer (a record
+ * ending far past the window over the others) would make it negative,
+ * and the paper's method, which assumes one kernel at a time, says
+ * nothing there: every table prints "-" then, with why. */
+int tl_an_m_derived_defined(const tl_an_metrics *m);
 void tl_an_m_add(tl_an_metrics *acc, const tl_an_metrics *m);
 
 /* The sweep over intervals sorted by start, clipped to [w0, w1). Slices
@@ -361,6 +367,12 @@ typedef struct tl_an_rank {
 const tl_an_oplabel *tl_an_rank_oplabel(const tl_an_rank *rk, const tl_an_ival *v);
 
 tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk);
+/* A window its metadata says ends more than a minute and 100 times its
+ * records' span past its last record (or starts so before its first): a
+ * damaged or hand-edited header, refused in one line naming the file and
+ * the field (analysis/window.c); every command that judges a window asks
+ * it of each rank it loads (before, W of years, every share diluted). */
+tl_status tl_an_window_check(const tl_an_rank *rk);
 /* The same, also handing every record to `also` in the same pass (what
  * the intervals do not keep: a copy's bytes), so a command that needs
  * more of the records than the intervals reads the file once. */

@@ -199,10 +199,21 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
     tl_status st = TL_OK;
     memset(&rk, 0, sizeof rk);
     TL_TRYGOTO(tl_an_rank_load_also(file, flags, names, &rk, keep_bytes, &side), st, fail);
+    TL_TRYGOTO(tl_an_window_check(&rk), st, fail);
     bd_window w = {.all = !rk.meta.window_from_meta, .w0 = rk.meta.w0, .w1 = rk.meta.w1};
     TL_TRYGOTO(tl_an_rank_slices(&rk, o->c.iter_lo, o->c.iter_hi, &bounds, &its, &nb, &w.w0, &w.w1), st, fail);
     rank_facts(&rk, its, nb, out);
     int by_iter = o->c.iters && (nb || !tl_an_iters_all(o->c.iter_lo, o->c.iter_hi));
+    /* a file cut short before the range: its activity there is lost, not
+     * none, and counted as none it halved the mean; refused as overlap
+     * refuses it (run.c), in the same words */
+    if (by_iter && !nb && rk.meta.window_cut) {
+        char sel[48], had[640], said[1100];
+        st = TL_FAIL(TL_ERR_INVAL, "%s: no %s in iterations %s (%s)", tl_an_file_said(file, said, sizeof said),
+                     tl_an_activity_name(out->active), tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel),
+                     tl_an_iters_had(out->have, &rk.meta, had, sizeof had));
+        goto fail;
+    }
     if (by_iter) w.all = 0;
     if (by_iter && !nb) w.w0 = w.w1 = 0; /* this rank has none of them: empty selection */
     if (!by_iter) w.w0 = rk.meta.w0, w.w1 = rk.meta.w1;
@@ -270,7 +281,11 @@ static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl
     TL_TRYGOTO(run_selection(dir, o, rb, nf, selection, nsel), st, fail);
     for (size_t f = 0; f < nf; f++) /* its share is of the window it measured */
         if (rb[f].cut[0])
-            TL_TRYGOTO(tl_an_table_meta(t, "window", "%s rank %d: %s", label, rb[f].rank, rb[f].cut), st, fail);
+            TL_TRYGOTO(tl_an_table_meta(t, "window",
+                                        "%s rank %d: %s; its rows, max and mean count its records starting there, as "
+                                        "overlap's window",
+                                        label, rb[f].rank, rb[f].cut),
+                       st, fail);
     for (size_t f = 0; f < nf; f++) /* its rows are none, and not for want of activity */
         if (rb[f].host_only)
             TL_TRYGOTO(tl_an_table_meta(t, "gpu_lanes",

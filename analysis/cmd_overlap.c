@@ -31,13 +31,17 @@ TIME(coll, tl_an_m_union(m, TL_AN_C_COLL_ALL))
 TIME(comm, tl_an_m_union(m, TL_AN_C_COMM_ALL))
 TIME(waiting, tl_an_m_waiting(m))
 TIME(exposed, tl_an_m_exposed(m))
-TIME(derived, tl_an_m_derived(m))
 TIME(idle, tl_an_m_idle(m))
 RATIO(hidden)
 RATIO(hidden_all)
 RATIO(ccover)
 RATIO(triple)
 RATIO(triple_all)
+static double derived_us(const tl_an_metrics *m, int64_t n)
+{
+    (void)n;
+    return tl_an_m_derived_defined(m) ? US(tl_an_m_derived(m)) : NAN;
+}
 static double iters_n(const tl_an_metrics *m, int64_t n) { (void)m; return (double)n; }
 
 static const struct {
@@ -90,6 +94,7 @@ static void rc_values(const tl_an_metrics *m, double *x)
     x[5] = US(hid);
     x[6] = US(conc);
     x[7] = US(der - (comm + idle + other - hid - conc));
+    if (!tl_an_m_derived_defined(m)) x[0] = x[7] = NAN; /* as the overlap table's: derived_note */
 }
 
 /* One row per rank, labelled with the trace's rank (a Kineto trace of rank 3
@@ -131,6 +136,27 @@ static void idle_ranks_note(const tl_an_rank_result *res, size_t nr)
     for (size_t r = 0; r < nr; r++)
         if (res[r].whole.w == 0)
             printf("# max, mean: without rank %d, which has no activity in the window\n", res[r].meta.rank);
+}
+
+/* A derived_comm the compute kernels' sum leaves undefined
+ * (tl_an_m_derived_defined), said under the table: in the window, or in
+ * some of its iterations (their rows print "-" there). */
+static void derived_note(const tl_an_rank_result *res, size_t nr)
+{
+    for (size_t r = 0; r < nr; r++) {
+        const tl_an_metrics *m = &res[r].whole;
+        size_t bad = 0;
+        for (size_t k = 0; res[r].slices && k < res[r].nslices; k++) bad += !tl_an_m_derived_defined(&res[r].slices[k]);
+        if (tl_an_rank_host_only(&res[r])) continue; /* blank_host_only says why */
+        if (!tl_an_m_derived_defined(m))
+            printf("# -: rank %d's compute kernels sum to %.1f us, more than its window (%.1f us): they ran at once, "
+                   "so derived_comm (W - their sum) is undefined; U_compute counts each instant once\n",
+                   res[r].meta.rank, US(m->sum_compute), US(m->w));
+        else if (bad)
+            printf("# -: rank %d: derived_comm is undefined in %zu of its iterations, whose compute kernels sum to "
+                   "more than the iteration (they ran at once)\n",
+                   res[r].meta.rank, bad);
+    }
 }
 
 /* Why a ratio shows "-": said once under the table, never "nan". */
@@ -454,6 +480,7 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_TRYGOTO(add_rows(t, res, vals, nr, NV, dec), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
     idle_ranks_note(res, nr);
+    derived_note(res, nr);
     TL_TRYGOTO(undefined_note(res, nr), st, fail);
 
     TL_TRYGOTO(reconciliation_table(o, res, rv, nr), st, fail);

@@ -337,6 +337,51 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
     return TL_OK;
 }
 
+/* The lines of a results file, plain or gzip'd, through the reader the
+ * traces and matrices use (runtime/gzin.h): one at a time, without its
+ * line end, in a buffer grown to the longest. */
+typedef struct line_reader {
+    tl_gzin *in;
+    char chunk[1 << 16];
+    size_t at, n;
+    int end;
+    char *line;
+    size_t len, cap;
+} line_reader;
+
+/* *got 0 at the end of the file; a line's read error names it. */
+static tl_status next_line(line_reader *lr, const char *path, long lineno, int *got)
+{
+    lr->len = 0;
+    *got = 0;
+    for (;;) {
+        if (lr->at == lr->n) {
+            if (lr->end) break;
+            char where[1100];
+            snprintf(where, sizeof where, "%s:%ld", path, lineno + 1);
+            TL_TRY(tl_gzin_read(lr->in, lr->chunk, sizeof lr->chunk, &lr->n, where));
+            lr->at = 0;
+            if (!lr->n) {
+                lr->end = 1;
+                break;
+            }
+        }
+        char c = lr->chunk[lr->at++];
+        if (c == '\n') {
+            *got = 1;
+            break;
+        }
+        TL_TRY(tl_an_grow(&lr->line, &lr->cap, lr->len + 1, 1, "a results line")); /* and its NUL */
+        lr->line[lr->len++] = c;
+        *got = 1; /* a last line without its line end */
+    }
+    if (*got) {
+        TL_TRY(tl_an_grow(&lr->line, &lr->cap, lr->len, 1, "a results line"));
+        lr->line[lr->len] = '\0';
+    }
+    return TL_OK;
+}
+
 tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout)
 {
     *out = NULL;
@@ -353,26 +398,22 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     if (tl_trace_rank_of_name(base ? base + 1 : path) >= 0)
         return TL_FAIL(TL_ERR_PARSE, "%s: a rank's trace of a trilap run, not a results file: give the CSV file "
                                      "--results wrote", path);
-    /* results are plain CSV (their writers refuse a .gz name); a gzip'd
-     * copy read as text said "its header lacks a variant column" */
-    char head[4];
-    int was_gzip = 0;
-    if (tl_gzin_peek(path, head, sizeof head, &was_gzip) >= 0 && was_gzip)
-        return TL_FAIL(TL_ERR_PARSE, "%s: gzip data: results are read as plain CSV; give it unpacked (gunzip -k %s)",
-                       path, path);
-    FILE *fp = fopen(path, "r");
-    if (!fp) return TL_FAIL(TL_ERR_IO, "%s: cannot open results file: %s", path, strerror(errno));
+    /* nothing at all is no results file, whatever its name (a .gz name
+     * said "gzip data", which an empty file is not) */
+    TL_CHECK(stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > 0, TL_ERR_PARSE,
+             "%s: an empty file, not a results file (no header row)", path);
+    line_reader lr = {0};
+    TL_TRY(tl_gzin_open(path, &lr.in));
     tl_status st = TL_OK;
-    char *line = NULL;
-    size_t lcap = 0;
     long lineno = 0;
-    int have_header = 0;
+    int have_header = 0, got = 0;
     columns c = {0};
     groups gs = {0};
     char *f[MAXF];
-    while (st == TL_OK && getline(&line, &lcap, fp) >= 0) {
+    while (st == TL_OK && (st = next_line(&lr, path, lineno, &got)) == TL_OK && got) {
         lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
+        char *line = lr.line;
+        line[strcspn(line, "\r")] = '\0';
         if (line[0] == '#' || line[0] == '\0') continue;
         char why[64];
         int nf = tl_results_split(line, f, MAXF, why, sizeof why);
@@ -384,8 +425,6 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
         else st = read_header(path, lineno, f, nf, xcol, &c), have_header = 1;
     }
     TL_TRYGOTO(st, st, fail);
-    /* getline's -1 is the end or an error: an error is not an end */
-    TL_CHECKGOTO(!ferror(fp), TL_ERR_IO, st, fail, "%s: read error after line %ld: %s", path, lineno, strerror(errno));
     TL_CHECKGOTO(have_header, TL_ERR_PARSE, st, fail, "%s: no header row", path);
     TL_CHECKGOTO(gs.n > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
     for (size_t k = 0; k < gs.n; k++) {
@@ -401,7 +440,7 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
 fail:
     groups_free(&gs);
     for (int k = 0; k < c.nconf; k++) free(c.conf_name[k]);
-    free(line);
-    fclose(fp);
+    free(lr.line);
+    tl_gzin_close(lr.in);
     return st;
 }

@@ -150,6 +150,8 @@ int64_t tl_an_m_waiting(const tl_an_metrics *m)
 
 int64_t tl_an_m_derived(const tl_an_metrics *m) { return m->w - m->sum_compute; }
 
+int tl_an_m_derived_defined(const tl_an_metrics *m) { return m->sum_compute <= m->w; }
+
 void tl_an_m_add(tl_an_metrics *acc, const tl_an_metrics *m)
 {
     acc->w += m->w;

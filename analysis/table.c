@@ -281,10 +281,12 @@ tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
     for (size_t i = 0; i < t->nrows; i++) {
         for (size_t j = 0; j < t->ncols; j++) {
             if (j) fputc(',', f);
-            /* a number that is not there is NaN, which gnuplot, pandas and R
-             * read as missing; a text cell ("-" for no unit) is its text */
+            /* a number that is not there is an empty field, as the results
+             * files leave one, which gnuplot and pandas read as missing (it
+             * was NaN, beside the results files' empty fields); a text
+             * cell ("-" for no unit) is its text */
             const char *c = cell(t, i, j);
-            TL_TRYGOTO(tl_an_csv_put(f, t->cols[j].text || strcmp(c, "-") ? c : "NaN", 0), st, fail);
+            TL_TRYGOTO(tl_an_csv_put(f, t->cols[j].text || strcmp(c, "-") ? c : "", 0), st, fail);
         }
         fputc('\n', f);
     }

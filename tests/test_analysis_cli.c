@@ -1686,9 +1686,9 @@ TL_TEST(sweep_ideal_and_efficiency)
     char *c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "ring_bytes,variant,nranks,reps,wrong,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "1024,three-split,2,3,0,55.000,54.000,58.000,50.000,82.000,84.4\n"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,0,20.000,20.000,20.000,50.000,82.000,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,0,20.000,20.000,20.000,50.000,82.000,\n"), "%s", c);
     /* no parts measured at 4096: no bound */
-    TL_ASSERT_MSG(strstr(c, "4096,three-split,2,1,0,99.000,99.000,99.000,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "4096,three-split,2,1,0,99.000,99.000,99.000,,,\n"), "%s", c);
     free(c);
     /* a column the file lacks: --x's value does not fit the input, exit 2
      * as compare's --baseline naming no variant (it was 1), in one line
@@ -1721,8 +1721,8 @@ TL_TEST(sweep_bound_needs_every_part)
                        "three-split,2,0,30,1024\nthree-split,2,1,26,1024\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --csv %s", tl_test_bin(), res, csv), 0);
     char *c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,2,0,28.000,26.000,30.000,NaN,NaN,NaN\n"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,0,20.000,20.000,20.000,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,2,0,28.000,26.000,30.000,,,\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,0,20.000,20.000,20.000,,,\n"), "%s", c);
     free(c);
     static const char *const cols[] = {"rep", "us_per_iter", "variant", "nranks"};
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
@@ -1838,8 +1838,8 @@ TL_TEST(sweep_leaves_out_wrong_repetitions)
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
     char *c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "\n1024,three-split,2,2,1,54.500,54.000,55.000,50.000,82.000,85.9\n"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "\n4096,daxpy-only,2,0,1,NaN,NaN,NaN,NaN,NaN,NaN\n"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "\n4096,three-split,2,1,0,70.000,70.000,70.000,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "\n4096,daxpy-only,2,0,1,,,,,,\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "\n4096,three-split,2,1,0,70.000,70.000,70.000,,,\n"), "%s", c);
     free(c);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes", tl_test_bin(), res), 0);
     char *o = out_of(t, "out");
@@ -2608,17 +2608,30 @@ TL_TEST(results_input_named)
 
 /* A gzip'd results file is said to be one (compare and sweep read it as
  * text: "its header lacks a variant (or solver) column"). */
-TL_TEST(results_gzip_said)
+TL_TEST(results_gzip_read)
 {
-    const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh(t, "%s/trilap-solve gen:poisson7:4 --repeat 1 --results %s/r.csv && gzip -k %s/r.csv", tl_test_bin(),
-                    t, t),
+    /* a results file gzip'd reads as the file itself, through the reader
+     * the traces and matrices use (runtime/gzin.h); before, "gzip data:
+     * results are read as plain CSV; give it unpacked" */
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char res[600];
+    snprintf(res, sizeof res, "%s/r.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes\nring-only,2,0,20,1024\nthree-split,2,0,54,1024\n");
+    TL_ASSERT_EQ(sh(t, "gzip -k %s && %s/trilap-analyze sweep %s --csv %s/plain.csv && %s/trilap-analyze sweep %s.gz "
+                       "--csv %s/gz.csv && cmp %s/plain.csv %s/gz.csv",
+                    res, bin, res, t, bin, res, t, t, t),
                  0);
-    static const char *const cmds[] = {"compare", "sweep"};
-    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
-        char args[1000], want[1200];
-        snprintf(args, sizeof args, "%s %s/r.csv.gz", cmds[k], t);
-        snprintf(want, sizeof want, "%s/r.csv.gz: gzip data: results are read as plain CSV; give it unpacked", t);
+    char *c = out_of(t, "gz.csv");
+    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,1,0,54.000,"), "%s", c);
+    free(c);
+    /* an empty file is no gzip data (it was "r.csv.gz: gzip data: ..."),
+     * whatever its name */
+    char args[1000], want[1200];
+    TL_ASSERT_EQ(tl_test_sh(": > %s/e.csv.gz && : > %s/e.csv", t, t), 0);
+    static const char *const names[] = {"e.csv.gz", "e.csv"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "sweep %s/%s", t, names[k]);
+        snprintf(want, sizeof want, "%s/%s: an empty file, not a results file (no header row)", t, names[k]);
         refused(1, args, want);
     }
 }
@@ -3044,6 +3057,117 @@ TL_TEST(iter_range_reversed_said)
     refused(2, args, "invalid --iter-range '5:x': expected A:B, A: or :B");
 }
 
+/* A window far past its records (a damaged or hand-edited header: here
+ * window_end_ns 3.2 years on) is refused in one line naming the file and
+ * the field, by every command that reads the window (before: accepted,
+ * W 100000000000000.0 us, idle the same, every share diluted to 0). */
+TL_TEST(window_far_past_records_refused)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], path[600], args[800], want[900];
+    snprintf(run, sizeof run, "%s/far", t);
+    trace_of(run, 0, 1, "0,0,1,compute,compute,kernel,k,0,50000,1,-1,0\n"
+                        "0,0,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,60000,90000,2,-1,0\n");
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^# window_end_ns=100000$/# window_end_ns=100000000000000000/' %s", path), 0);
+    static const char *const cmds[] = {"overlap", "breakdown", "diagnose", "timeline -o t.csv", "perfetto -o t.json"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        snprintf(args, sizeof args, "%s %s", cmds[k], run);
+        snprintf(want, sizeof want, "%s: window_end_ns lies 3.2 years past its last record's end (at 90000 ns; its "
+                                    "records span 90.0 us): a damaged or hand-edited header; delete its window_end_ns "
+                                    "line to judge the span its records cover",
+                 path);
+        refused(1, args, want);
+    }
+    /* the same at the window's start */
+    TL_ASSERT_EQ(tl_test_sh("sed -i -e 's/^# window_end_ns=.*/# window_end_ns=100000000000000000/' -e "
+                            "'s/^# window_start_ns=0$/# window_start_ns=-100000000000000000/' -e "
+                            "'s/,0,50000,1,-1,0$/,100000000000000000,100000000000050000,1,-1,0/' -e "
+                            "'s/,60000,90000,2,-1,0$/,100000000000060000,100000000000090000,2,-1,0/' %s",
+                            path),
+                 0);
+    snprintf(args, sizeof args, "overlap %s", run);
+    snprintf(want, sizeof want, "%s: window_start_ns lies 6.3 years before its first record's start", path);
+    refused(1, args, want);
+}
+
+/* derived_comm = W - sum of compute kernels is never negative: where
+ * compute kernels ran at once for more than the window holds (here a
+ * record whose end lies far past the window, over the others), the
+ * paper's figure does not apply: "-" (an empty CSV field) and a note; it
+ * was -20.0 us. */
+TL_TEST(derived_comm_never_negative)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/conc", t);
+    snprintf(csv, sizeof csv, "%s/o.csv", t);
+    trace_of(run, 0, 1, "0,0,1,compute,compute,kernel,k,0,900000000000,1,-1,0\n"
+                        "0,0,3,compute,compute,kernel,k,20000,40000,2,-1,0\n"
+                        "0,0,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,60000,90000,3,-1,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --per-iter %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    TL_ASSERT_MSG(tl_test_sh("grep -E '(^| )-[0-9]' %s/out", t) != 0, "a negative figure:\n%s", o);
+    TL_ASSERT_MSG(strstr(o, "# -: rank 0's compute kernels sum to 120.0 us, more than its window (100.0 us): they "
+                            "ran at once, so derived_comm (W - their sum) is undefined"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(c, "\n0,100.0,100.0,") && strstr(c, ",0.00,0.00,,0.0,1\n"), "%s", c);
+    free(o);
+    free(c);
+}
+
+/* A rank cut short before an --iter-range: breakdown refuses the range as
+ * overlap does, naming the cut (before: breakdown printed rank 0 alone,
+ * its mean over the two ranks halved, the cut rank's lost records read as
+ * none). */
+TL_TEST(cut_rank_breakdown_agrees)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], rows[2][2048], args[800], want[900];
+    snprintf(run, sizeof run, "%s/cut", t);
+    rank1_cut_run(run, rows);
+    static const char *const cmds[] = {"overlap", "breakdown"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "%s --accept-incomplete --iter-range 2:3 %s", cmds[k], run);
+        snprintf(want, sizeof want, "%s/trace.rank1.csv: no GPU activity in iterations 2:3 (its file, cut short, has "
+                                    "iterations 0..1)",
+                 run);
+        /* the line after the one warning of the file cut short, nothing printed */
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(e, want) && !o[0], "%s: %s%s", cmds[k], e, o);
+        free(e);
+        free(o);
+    }
+    /* a range it holds: breakdown's note says what the cut rank counts, the
+     * window overlap judges it over */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --accept-incomplete %s", tl_test_bin(), run), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# window: cut rank 1: its file cut short, so judged over the window its records cover: "
+                            "13.5 us to its last record's start, of the 100.0 us its metadata says; its rows, max and "
+                            "mean count its records starting there, as overlap's window"),
+                  "%s", o);
+    free(o);
+}
+
+/* Every CSV the analysis writes leaves a missing figure empty, as the
+ * results files do (gnuplot and pandas read it as missing); it wrote NaN. */
+TL_TEST(csv_missing_is_empty)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512];
+    snprintf(run, sizeof run, "%s/one", t);
+    trace_of(run, 0, 1, "0,0,1,compute,compute,kernel,k,0,50000,1,-1,0\n");
+    TL_ASSERT_EQ(sh(t, "cp -r %s %s2 && %s/trilap-analyze overlap %s --csv %s/o.csv && %s/trilap-analyze breakdown %s "
+                       "--csv %s/b.csv && %s/trilap-analyze compare %s %s2 --csv %s/c.csv",
+                    run, run, tl_test_bin(), run, t, tl_test_bin(), run, t, tl_test_bin(), run, run, t),
+                 0);
+    TL_ASSERT_MSG(tl_test_sh("! grep -il nan %s/o.csv %s/b.csv %s/c.csv", t, t, t) == 0, "NaN in a CSV");
+    char *o = out_of(t, "o.csv");
+    TL_ASSERT_MSG(strstr(o, "\n0,100.0,50.0,0.0,0.0,0.0,0.0,0.0,,,,0.00,0.00,50.0,50.0,1\n"), "%s", o);
+    free(o);
+}
+
 TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said,
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
@@ -3055,7 +3179,8 @@ TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, o
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio, compare_run_without_iterations,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
-             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, cut_rank_iter_range_said, open_range_on_unmarked_run,
+             results_gzip_read, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, cut_rank_iter_range_said, open_range_on_unmarked_run,
              breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
              perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part, sweep_leaves_out_wrong_repetitions,
-             output_over_read_only_input, iter_range_reversed_said)
+             output_over_read_only_input, iter_range_reversed_said,
+             window_far_past_records_refused, derived_comm_never_negative, cut_rank_breakdown_agrees, csv_missing_is_empty)

@@ -770,7 +770,7 @@ TL_TEST(host_ranks_per_iter_derived_undefined)
         char row[400];
         line_at(l + 1, row, sizeof row);
         *strrchr(row, ',') = 0;
-        TL_ASSERT_MSG(!strcmp(strrchr(row, ',') + 1, "NaN"), "rank 1's derived_comm_us: %s", row);
+        TL_ASSERT_MSG(!strcmp(strrchr(row, ',') + 1, ""), "rank 1's derived_comm_us: %s", row);
     }
     free(o);
 }

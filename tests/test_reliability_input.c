@@ -424,14 +424,27 @@ TL_TEST(trace_gzipped_twice)
 
 /* A window of years (window_end_ns far past the records, within the
  * reader's +-2^61 ns): diagnose said "idle 7.8% of the window", idle *
- * 100 overflowing int64 (UBSan: signed integer overflow) */
+ * 100 overflowing int64 (UBSan: signed integer overflow). A window so far
+ * past its records is now a damaged header, refused in one line
+ * (analysis/window.c); one its records reach, a 9 us p2p kernel at its
+ * end (idle all the same), still goes through diagnose's sums. */
 TL_TEST(diagnose_window_of_years)
 {
     const char *t = tl_test_tmpdir();
-    char run[600];
+    char run[600], rows[1200];
     snprintf(run, sizeof run, "%s/years", t);
     trace(run, "trace.rank0.csv", 0, 1, "# window_start_ns=0\n# window_end_ns=1000000000000000000\n", ROWS);
     tl_test_output o = tl_test_capture("%s/trilap-analyze diagnose %s", tl_test_bin(), run);
+    TL_ASSERT_MSG(o.rc == 1 && tl_test_one_line(o.err, "trace.rank0.csv: window_end_ns lies 31.7 years past its last "
+                                                       "record's end"),
+                  "%s", o.err);
+    tl_test_output_free(&o);
+    snprintf(run, sizeof run, "%s/years2", t);
+    snprintf(rows, sizeof rows, "%s0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,999999999999990000,"
+                                "999999999999999000,9,-1,-1\n",
+             ROWS);
+    trace(run, "trace.rank0.csv", 0, 1, "# window_start_ns=0\n# window_end_ns=1000000000000000000\n", rows);
+    o = tl_test_capture("%s/trilap-analyze diagnose %s", tl_test_bin(), run);
     TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
     TL_ASSERT_MSG(strstr(o.out, "# rank 0: window 1000000000000000.0 us, 2 iterations; compute 0.0%, p2p 0.0%, "
                                 "coll 0.0%, exposed communication 0.0%, idle 100.0% of the window"),
