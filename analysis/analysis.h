@@ -91,12 +91,10 @@ int64_t tl_an_m_exposed(const tl_an_metrics *m);
 /* Time communication only waits: U(comm, waiting included) − U(comm transfer). */
 int64_t tl_an_m_waiting(const tl_an_metrics *m);
 int64_t tl_an_m_derived(const tl_an_metrics *m); /* W − Σ compute-kernel durations */
-/* W − Σ compute is a time only while the compute kernels' sum, clipped to
- * the window, fits in it: kernels that ran at once for longer (a record
- * ending far past the window over the others) would make it negative,
- * and the paper's method, which assumes one kernel at a time, says
- * nothing there: every table prints "-" then, with why. */
-int tl_an_m_derived_defined(const tl_an_metrics *m);
+/* Whether the compute kernels' sum, each clipped to the window, exceeds
+ * it: kernels that ran at once, where W − Σ compute (the paper's method,
+ * one kernel at a time) goes negative; overlap says so under its table. */
+int tl_an_m_compute_overlaps_w(const tl_an_metrics *m);
 void tl_an_m_add(tl_an_metrics *acc, const tl_an_metrics *m);
 
 /* The sweep over intervals sorted by start, clipped to [w0, w1). Slices

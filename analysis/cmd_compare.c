@@ -80,8 +80,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, si
         double v[NM] = {med,
                         (double)m->w / 1e3,
                         (double)res[r].nslices,
-                        tl_an_rank_host_only(&res[r]) || !tl_an_m_derived_defined(m) ? NAN
-                                                                               : (double)tl_an_m_derived(m) / 1e3 / it,
+                        tl_an_rank_host_only(&res[r]) ? NAN : (double)tl_an_m_derived(m) / 1e3 / it,
                         (double)tl_an_m_union(m, TL_AN_C_COMM_ALL) / 1e3 / it,
                         (double)comm_calls(&res[r]) / it,
                         (double)tl_an_m_idle(m) / 1e3 / it,

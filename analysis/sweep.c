@@ -150,7 +150,7 @@ int64_t tl_an_m_waiting(const tl_an_metrics *m)
 
 int64_t tl_an_m_derived(const tl_an_metrics *m) { return m->w - m->sum_compute; }
 
-int tl_an_m_derived_defined(const tl_an_metrics *m) { return m->sum_compute <= m->w; }
+int tl_an_m_compute_overlaps_w(const tl_an_metrics *m) { return m->sum_compute > m->w; }
 
 void tl_an_m_add(tl_an_metrics *acc, const tl_an_metrics *m)
 {
