@@ -6,12 +6,14 @@
 
 #include "analysis/analysis.h"
 
-/* How far is far: past both a minute and a hundred times what the
- * records span. The probes close the window right after the last record
- * (window=marked) or at the program's end (marked-start), so a real
- * trace's empty edges are short beside its records; a window end typed
- * a digit too long, or years on, is neither. */
-#define FAR_NS ((int64_t)60 * 1000000000)
+/* How far is far: past both a week and a hundred times what the records
+ * span. A real window's empty edges can be long: under injection or
+ * marked-start the window opens at the program's start and closes at its
+ * end, and a PyTorch program may load data for minutes around a second of
+ * GPU work, which is idle time the user traced, not damage. No job runs a
+ * week past its last record; a window end years on, or typed a few digits
+ * too long, does. */
+#define FAR_NS ((int64_t)7 * 86400 * 1000000000)
 #define FAR_TIMES 100
 
 static const char *duration_say(int64_t ns, char *buf, size_t n)

@@ -3089,6 +3089,10 @@ TL_TEST(window_far_past_records_refused)
     snprintf(args, sizeof args, "overlap %s", run);
     snprintf(want, sizeof want, "%s: window_start_ns lies 6.3 years before its first record's start", path);
     refused(1, args, want);
+    /* a program's long start is no damage: 3 minutes before 90 us of GPU
+     * work (an injected program loading its data) is read, all idle */
+    TL_ASSERT_EQ(tl_test_sh("sed -i -e 's/^# window_start_ns=.*/# window_start_ns=99999820000000000/' %s", path), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/long.txt 2>&1", tl_test_bin(), run, t), 0);
 }
 
 /* derived_comm = W - sum of compute kernels goes negative where compute
