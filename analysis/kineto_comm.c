@@ -161,6 +161,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     size_t ng = 0, first = cs->n;
     tl_status st = TL_OK;
     tl_kt_ends ends = {0};
+    tl_kt_comm_index cix = {0};
     for (size_t k = 0; k < t->nsteps; k++) {
         if (t->steps[k].num < cs->step_min) cs->step_min = t->steps[k].num;
         if (t->steps[k].num > cs->step_max) cs->step_max = t->steps[k].num;
@@ -175,13 +176,14 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     size_t nstreams = 0, capstreams = 0;
     tl_an_opseq *seq = NULL;
     TL_TRYGOTO(tl_kt_ends_build(t, &ends), st, fail);
+    TL_TRYGOTO(tl_kt_comm_index_build(t, &cix), st, fail);
     for (size_t g = 0; g < ng; g++) {
         const tl_kt_srow *k = &t->s[gi[g].i];
         if (k->kind != TL_KT_KERNEL) continue;
         cs->nkernels++;
         if (tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_NONE) continue;
         tl_kt_comm cm;
-        int known = tl_kt_comm_of(t, gi[g].i, &cm);
+        int known = tl_kt_comm_of(t, &cix, gi[g].i, &cm);
         TL_TRYGOTO(TL_AN_GROW(cs->rows, cs->n, cs->cap, "collectives"), st, fail);
         crow_out *r = &cs->rows[cs->n++];
         memset(r, 0, sizeof *r);
@@ -234,6 +236,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
 fail:
     free(gi);
     free(ends.e);
+    tl_kt_comm_index_free(&cix);
     free(streams);
     free(seq);
     return st;

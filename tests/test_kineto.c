@@ -7,6 +7,7 @@
  * without it) and zlib in the build (the shared traces are gzip). */
 #include <math.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1325,10 +1326,12 @@ static size_t rank_kops(const char *path, kop *v, size_t cap)
 {
     tl_kt_trace *t = NULL;
     TL_ASSERT_OK(tl_kt_load(path, &t));
+    tl_kt_comm_index cix;
+    TL_ASSERT_OK(tl_kt_comm_index_build(t, &cix));
     size_t n = 0;
     for (size_t i = 0; i < t->ns; i++) {
         tl_kt_comm cm;
-        if (t->s[i].kind != TL_KT_KERNEL || !tl_kt_comm_of(t, i, &cm)) continue;
+        if (t->s[i].kind != TL_KT_KERNEL || !tl_kt_comm_of(t, &cix, i, &cm)) continue;
         TL_ASSERT(n < cap);
         kop *k = &v[n++];
         snprintf(k->op, sizeof k->op, "%s", cm.op);
@@ -1340,6 +1343,7 @@ static size_t rank_kops(const char *path, kop *v, size_t cap)
         k->start = tl_kt_ns(t, t->s[i].ts_us);
         k->end = k->start + llround(t->s[i].dur_us * 1e3);
     }
+    tl_kt_comm_index_free(&cix);
     tl_kt_free(&t);
     qsort(v, n, sizeof *v, cmp_kop);
     return n;
@@ -1736,6 +1740,66 @@ TL_TEST(big_trace_bounded_memory)
     remove(big);
 }
 
+/* A one-rank trace of n NCCL kernels, each launched inside its
+ * nccl:all_reduce, between as many compute kernels (review's big.py). */
+static void many_nccl_trace(const char *path, int n)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT_MSG(f, "%s", path);
+    fprintf(f, "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [\n"
+               "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#0\", \"pid\": 1, \"tid\": 1, "
+               "\"ts\": 0, \"dur\": %d}",
+            40 * n);
+    for (int i = 0; i < 2 * n; i++) {
+        int ts = 20 * i, nccl = i % 2 == 0;
+        if (nccl)
+            fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:all_reduce\", \"pid\": 1, "
+                       "\"tid\": 1, \"ts\": %d, \"dur\": 2}",
+                    ts);
+        fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+                   "\"tid\": 1, \"ts\": %d.5, \"dur\": 1, \"args\": {\"correlation\": %d}}"
+                   ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7, "
+                   "\"ts\": %d, \"dur\": 8, \"args\": {\"device\": 0, \"stream\": %d, \"correlation\": %d}}",
+                ts, i + 1, nccl ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL" : "gemm", ts + 3, nccl ? 20 : 7, i + 1);
+    }
+    fprintf(f, "\n]}\n");
+    TL_ASSERT(fclose(f) == 0);
+}
+
+static double seconds_of(const char *args)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    free(analyze(args));
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+}
+
+/* Reading a trace grows with its NCCL kernels, not their square: the
+ * operation of each was looked for among every op of the trace (50k NCCL
+ * kernels 5.0 s, 100k 25.8 s in overlap, collectives 36 s). Four times
+ * the kernels take about four times as long; eight is the bound, where
+ * the scan took 12 times as long. */
+TL_TEST(nccl_kernels_read_in_linear_time)
+{
+    char small[600], big[600], args[700];
+    snprintf(small, sizeof small, "%s/small.json", tl_test_tmpdir());
+    snprintf(big, sizeof big, "%s/big.json", tl_test_tmpdir());
+    many_nccl_trace(small, 8000);
+    many_nccl_trace(big, 32000);
+    static const char *const cmds[] = {"overlap", "collectives"};
+    for (size_t c = 0; c < 2; c++) {
+        snprintf(args, sizeof args, "%s %s", cmds[c], small);
+        double t1 = seconds_of(args);
+        snprintf(args, sizeof args, "%s %s", cmds[c], big);
+        double t4 = seconds_of(args);
+        printf("%s: 8000 NCCL kernels %.2f s, 32000 %.2f s\n", cmds[c], t1, t4);
+        TL_ASSERT_MSG(t4 < 8 * t1 + 0.3, "%s: 8000 NCCL kernels %.2f s, 32000 %.2f s", cmds[c], t1, t4);
+    }
+    remove(small);
+    remove(big);
+}
+
 /* HTA's figures in whole µs on epoch times (ts 1.7e15 µs, no base): a
  * 68 µs kernel under a 100 µs NCCL kernel from 20 µs on is 68 µs of
  * compute, 48 of overlap, 52 of non-compute. Before, ts * 1e3 in a double
@@ -2126,7 +2190,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
