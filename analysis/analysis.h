@@ -379,6 +379,16 @@ tl_status tl_an_rank_number_iters(tl_an_rank *rk);
 /* The line saying why m's iteration numbers differ from the program's
  * after a rerun (m->reruns), in buf; NULL when they do not. */
 const char *tl_an_reruns_say(const tl_an_meta *m, char *buf, size_t n);
+/* Iteration numbers as traced, taken in time order, numbered over the
+ * window (iters.c: a number not above the one before begins a new run of
+ * the loop, numbered on after the highest so far); the first rerun or
+ * number repeated is noted in m for tl_an_reruns_say. Start from
+ * {.top = -1}; Kineto's collectives numbers its steps so too. */
+typedef struct tl_an_iters_renumber {
+    int64_t prev, top, off, first; /* the number before; the highest given; added to this run's; its first */
+    int seen;
+} tl_an_iters_renumber;
+int64_t tl_an_iters_next(tl_an_iters_renumber *rn, int64_t k, tl_an_meta *m);
 void tl_an_rank_free(tl_an_rank *rk);
 
 /* Per-iteration slice bounds from iter_start (monotone), restricted to

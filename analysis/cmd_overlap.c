@@ -197,6 +197,30 @@ static int cmp_delay(const void *a, const void *b)
 
 enum { TOP_DELAYED = 10 };
 
+/* Why operations stayed unmatched: they pair by iteration, so a rank
+ * without iterations (a Kineto trace without ProfilerStep) pairs with
+ * none of a rank with them, whatever the counts (before: "whose count
+ * differs between ranks" of ranks that ran the same operations). */
+static tl_status unmatched_say(tl_an_table *t, const tl_an_ops *ops, const tl_an_rank_result *res, size_t nr)
+{
+    size_t without = 0, with = 0, first = 0;
+    for (size_t r = 0; r < nr; r++) {
+        if (res[r].have.n) with++;
+        else if (!without++) first = r;
+    }
+    const char *s = ops->unmatched_names == 1 ? "" : "s";
+    if (!without || !with)
+        return tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks in "
+                                                "the whole trace stay whole (counted as transfer)",
+                                ops->unmatched_ops, ops->unmatched_names);
+    char more[48] = "";
+    if (without > 1) snprintf(more, sizeof more, " (and %zu more)", without - 1);
+    return tl_an_table_meta(t, "unmatched", "%zu operations of %zu name%s stay whole (counted as transfer): rank "
+                                            "%d%s has no iterations (no ProfilerStep or iter range), so its "
+                                            "operations pair with none of the other ranks' iterations",
+                            ops->unmatched_ops, ops->unmatched_names, s, res[first].meta.rank, more);
+}
+
 /* Waiting and transfer per rank, and the operations whose last rank came
  * latest (DESIGN.md "Wave 3": NCCL time is waiting plus transfer). */
 static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, const tl_an_rank_result *res,
@@ -221,11 +245,7 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                            "the selection), times clipped to it; two operations at once count "
                                            "twice (the overlap table's waiting is their union)"),
                st, fail);
-    if (ops->unmatched_names)
-        TL_TRYGOTO(tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks "
-                                                    "in the whole trace stay whole (counted as transfer)",
-                                    ops->unmatched_ops, ops->unmatched_names),
-                   st, fail);
+    if (ops->unmatched_names) TL_TRYGOTO(unmatched_say(t, ops, res, nr), st, fail);
     static const char *const cols[][2] = {{"operation", ""}, {"matched", ""}, {"waiting", "us"},
                                           {"transfer", "us"}, {"wait", "%"},    {"last", "ops"}};
     TL_TRYGOTO(tl_an_table_col(t, "rank", "", 1), st, fail);

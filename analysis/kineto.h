@@ -103,6 +103,8 @@ int64_t tl_kt_ns(const tl_kt_trace *t, double us);
 /* The ProfilerStep holding time `us` (HTA: ts <= us < ts + dur; the last
  * such), its number or -1: the iteration of a launch. */
 int64_t tl_kt_step_at(const tl_kt_trace *t, double us);
+/* The same step's place in t->steps, t->nsteps where none. */
+size_t tl_kt_step_find(const tl_kt_trace *t, double us);
 
 /* Records as tl_an_scan hands them to its callback (from a loaded trace). */
 tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,

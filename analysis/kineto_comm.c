@@ -47,6 +47,7 @@ typedef struct rank_conc {
     int nstreams;
     int64_t offset;                /* estimated clock offset to the first rank, ns */
     int noffset;                   /* matched operations it rests on */
+    size_t nsteps;                 /* its ProfilerSteps (the host's): none, and nothing pairs by step */
 } rank_conc;
 
 typedef struct cstate {
@@ -156,25 +157,46 @@ static void behind_of(const tl_kt_trace *t, const gkey *gi, size_t g, const tl_k
     r->waited = w->end - r->launch;
 }
 
-static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc *conc)
+/* The number of each of t's steps as every command's iterations number
+ * them (iters.c: a number seen again begins the loop again, numbered on
+ * after the highest so far; the first such noted in m, which the report
+ * says); a GPU stream's copy of a step, and an export's iterations (the
+ * importer numbered them so), as they are. */
+static tl_status step_numbers(const tl_kt_trace *t, int nsys, tl_an_meta *m, int64_t **out)
+{
+    int64_t *num = malloc((t->nsteps ? t->nsteps : 1) * sizeof *num);
+    TL_CHECK(num, TL_ERR_NOMEM, "%zu steps", t->nsteps);
+    tl_an_iters_renumber rn = {.top = -1};
+    for (size_t k = 0; k < t->nsteps; k++)
+        num[k] = t->steps[k].gpu || nsys ? t->steps[k].num : tl_an_iters_next(&rn, t->steps[k].num, m);
+    *out = num;
+    return TL_OK;
+}
+
+static tl_status rank_rows(const tl_kt_trace *t, tl_an_meta *m, cstate *cs, rank_conc *conc)
 {
     size_t ng = 0, first = cs->n;
+    int rank = m->rank;
     tl_status st = TL_OK;
     tl_kt_ends ends = {0};
     tl_kt_comm_index cix = {0};
+    int64_t *step_num = NULL, *streams = NULL;
+    size_t nstreams = 0, capstreams = 0;
+    tl_an_opseq *seq = NULL;
+    gkey *gi = NULL;
+    TL_TRY(step_numbers(t, cs->nsys, m, &step_num));
+    conc->nsteps = 0;
     for (size_t k = 0; k < t->nsteps; k++) {
-        if (t->steps[k].num < cs->step_min) cs->step_min = t->steps[k].num;
-        if (t->steps[k].num > cs->step_max) cs->step_max = t->steps[k].num;
+        if (step_num[k] < cs->step_min) cs->step_min = step_num[k];
+        if (step_num[k] > cs->step_max) cs->step_max = step_num[k];
+        conc->nsteps += !t->steps[k].gpu;
     }
     if (t->nsteps > cs->nsteps) cs->nsteps = t->nsteps;
-    gkey *gi = malloc((t->ns ? t->ns : 1) * sizeof *gi);
-    TL_CHECK(gi, TL_ERR_NOMEM, "%zu rows", t->ns);
+    gi = malloc((t->ns ? t->ns : 1) * sizeof *gi);
+    TL_CHECKGOTO(gi, TL_ERR_NOMEM, st, fail, "%zu rows", t->ns);
     for (size_t i = 0; i < t->ns; i++)
         if (t->s[i].kind <= TL_KT_SYNC) gi[ng++] = (gkey){t->s[i].device, t->s[i].stream, t->s[i].ts_us, i};
     if (ng) qsort(gi, ng, sizeof *gi, cmp_gkey);
-    int64_t *streams = NULL;
-    size_t nstreams = 0, capstreams = 0;
-    tl_an_opseq *seq = NULL;
     TL_TRYGOTO(tl_kt_ends_build(t, &ends), st, fail);
     TL_TRYGOTO(tl_kt_comm_index_build(t, &cix), st, fail);
     for (size_t g = 0; g < ng; g++) {
@@ -208,7 +230,8 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         }
         TL_TRYGOTO(tl_an_names_intern(cs->keys, key, &r->key), st, fail);
         r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
-        r->step = cm.launch ? tl_kt_step_at(t, cm.launch->ts_us) : -1;
+        size_t in_step = cm.launch ? tl_kt_step_find(t, cm.launch->ts_us) : t->nsteps;
+        r->step = in_step < t->nsteps ? step_num[in_step] : -1;
         /* kept outside --iter-range too: the clock offsets rest on every matched operation, so a
          * range selects what is shown, not the clock it is shown on */
         r->outside = cs->ranged && (r->step < cs->lo || (cs->hi >= 0 && r->step > cs->hi));
@@ -235,6 +258,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     for (size_t i = 0; i < cs->n - first; i++) cs->rows[seq[i].at].seq = seq[i].seq;
 fail:
     free(gi);
+    free(step_num);
     free(ends.e);
     tl_kt_comm_index_free(&cix);
     free(streams);
@@ -320,6 +344,21 @@ static const char *common_clock(int one_clock)
     return one_clock ? "the export's one session clock" : "the estimated common clock";
 }
 
+/* A step's cell: "-" for a launch in none (before: -1) */
+static tl_status step_cell(tl_an_table *t, int64_t step)
+{
+    return step >= 0 ? tl_an_table_int(t, step) : tl_an_table_str(t, "-");
+}
+
+/* Where an operation was launched, for the findings: "in step 4 (#14)",
+ * "outside any step (#14)" */
+static const char *step_say(int64_t step, int64_t seq, char *buf, size_t n)
+{
+    if (step >= 0) snprintf(buf, n, "in step %lld (#%lld)", (long long)step, (long long)seq);
+    else snprintf(buf, n, "outside any step (#%lld)", (long long)seq);
+    return buf;
+}
+
 /* Every operation of the first rank matched on the others (same_op), its
  * skew raw and on the estimated common clock; *worst: the largest skew of
  * a match whose kernels ran together, at r[*worst_i]. */
@@ -338,11 +377,24 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
         TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: the export's one session clock, rank %d's: no offset",
                                     rc[k].rank, rc[0].rank),
                    st, fail);
-    for (size_t k = 1; k < nr && !one_clock; k++)
+    for (size_t k = 1; k < nr && !one_clock; k++) {
+        if (rc[k].noffset) {
+            TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
+                                                    "offset to rank %d estimated %+.1f us from %d matched ends",
+                                        rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
+                       st, fail);
+            continue;
+        }
+        /* operations pair by step: a rank without steps pairs with none of a rank with them (before: "estimated
+         * +0.0 us from 0 matched ends") */
+        char why[64] = "";
+        if (!rc[k].nsteps != !rc[0].nsteps)
+            snprintf(why, sizeof why, " (rank %d has no ProfilerStep)", rc[rc[k].nsteps ? 0 : k].rank);
         TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
-                                                "offset to rank %d estimated %+.1f us from %d matched ends",
-                                    rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
+                                                "offset not estimated: no operation matched%s",
+                                    rc[k].rank, why),
                    st, fail);
+    }
     static const char *const mcols[][2] = {{"step", ""}, {"op", ""}, {"pg", ""}, {"seq", ""}, {"ranks", ""},
                                            {"skew_raw", "us"}, {"skew", "us"}, {"last_rank", ""},
                                            {"end_spread", "us"}, {"together", ""}};
@@ -371,7 +423,7 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
         }
         if (cnt < 2) continue;
         TL_TRYGOTO(tl_an_table_row(m), st, fail);
-        TL_TRYGOTO(tl_an_table_int(m, r[i].step), st, fail);
+        TL_TRYGOTO(step_cell(m, r[i].step), st, fail);
         TL_TRYGOTO(tl_an_table_str(m, r[i].op), st, fail);
         TL_TRYGOTO(tl_an_table_str(m, r[i].pg), st, fail);
         TL_TRYGOTO(tl_an_table_int(m, r[i].seq), st, fail);
@@ -405,8 +457,9 @@ static void finding_queued(const crow_out *wr, int rank, int64_t tot, size_t nev
     int event = !strncmp(wr->behind, "event", 5);
     printf("# finding: rank %d: collectives waited %.1f us in all behind earlier work on their stream", rank, US(tot));
     if (nev) printf(" (%zu of them, %.1f us, behind an event wait the host recorded)", nev, US(tev));
-    printf("; longest: %s pg %s in step %lld (#%lld), %.1f us behind %s. %s\n", wr->op, wr->pg, (long long)wr->step,
-           (long long)wr->seq, US(wr->waited), wr->behind + (event ? 7 : 8),
+    char where[64];
+    printf("; longest: %s pg %s %s, %.1f us behind %s. %s\n", wr->op, wr->pg,
+           step_say(wr->step, wr->seq, where, sizeof where), US(wr->waited), wr->behind + (event ? 7 : 8),
            event ? "Its stream waited for another's work: depend only on the tensors the collective reads, and it "
                 "starts when they are ready."
            : strstr(wr->behind, "nccl")
@@ -444,11 +497,12 @@ static void print_findings(const crow_out *r, size_t n, const rank_conc *rc, siz
                    "(%d streams): they share the links and SMs.\n",
                    rc[k].rank, 100.0 * (double)rc[k].multi / (double)rc[k].comm, rc[k].nstreams);
     }
+    char where[64];
     if (worst > 0)
-        printf("# finding: largest arrival skew: %s pg %s in step %lld (#%lld): %.1f us on %s; the ranks that "
-               "arrived first waited that long inside the kernel for the last.\n",
-               r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst),
-               common_clock(one_clock));
+        printf("# finding: largest arrival skew: %s pg %s %s: %.1f us on %s; the ranks that arrived first waited "
+               "that long inside the kernel for the last.\n",
+               r[worst_i].op, r[worst_i].pg, step_say(r[worst_i].step, r[worst_i].seq, where, sizeof where),
+               US(worst), common_clock(one_clock));
 }
 
 /* What the operation columns rest on: a Kineto trace's CPU ops, or an
@@ -462,7 +516,7 @@ static const char *const op_said[] = {
     "Nsight Systems export); step: the iteration holding the launch"};
 
 static tl_status report(const char *input, const tl_an_common *c, crow_out *r, size_t n, rank_conc *rc, size_t nr,
-                        const char *clock, int nsys)
+                        const tl_an_meta *metas, const char *clock, int nsys)
 {
     tl_status st = TL_OK;
     tl_an_table *t = NULL;
@@ -470,6 +524,11 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     TL_TRYGOTO(tl_an_table_std_meta(t, "collectives", input), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
+    for (size_t k = 0; k < nr; k++) {
+        char say[512];
+        if (tl_an_reruns_say(&metas[k], say, sizeof say))
+            TL_TRYGOTO(tl_an_table_meta(t, "iterations", "%s", say), st, fail);
+    }
     TL_TRYGOTO(tl_an_table_meta(t, "operation", "%s", op_said[nsys]), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "delay", "kernel start - launch call start; waited: the part spent behind "
                                             "`behind` (stream: the previous activity on the stream was still "
@@ -483,7 +542,7 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     for (size_t i = 0; i < n; i++) {
         TL_TRYGOTO(tl_an_table_row(t), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].rank), st, fail);
-        TL_TRYGOTO(tl_an_table_int(t, r[i].step), st, fail);
+        TL_TRYGOTO(step_cell(t, r[i].step), st, fail);
         TL_TRYGOTO(tl_an_table_str(t, r[i].op), st, fail);
         TL_TRYGOTO(tl_an_table_str(t, r[i].pg), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].seq), st, fail);
@@ -538,7 +597,7 @@ static tl_status read_ranks(char **files, size_t nf, cstate *cs, rank_conc *conc
             if (st == TL_OK) st = tl_kt_emit(t, NULL, NULL, &metas[f], NULL); /* its metadata: the clock */
             if (metas[f].rank_by_place) metas[f].rank = tl_an_rank_unclaimed(&metas[0].rank, f, sizeof *metas);
         }
-        if (st == TL_OK) st = rank_rows(t, metas[f].rank, cs, &conc[f]);
+        if (st == TL_OK) st = rank_rows(t, &metas[f], cs, &conc[f]);
         tl_kt_free(&t);
     }
     return st;
@@ -617,7 +676,7 @@ int tl_an_cmd_collectives(int argc, char **argv)
     keep_range(&cs);
     char clock[512];
     tl_an_clock_say(metas, nf, sizeof *metas, clock, sizeof clock);
-    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, clock, cs.nsys), st, fail);
+    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, metas, clock, cs.nsys), st, fail);
 fail:
     tl_an_run_files_free(&files, nf);
     free(cs.rows);

@@ -296,12 +296,18 @@ static tl_status infer_lanes(const tl_kt_trace *t, lane_acc **out, size_t *nout)
     return TL_OK;
 }
 
+size_t tl_kt_step_find(const tl_kt_trace *t, double us)
+{
+    size_t at = t->nsteps;
+    for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
+        if (!t->steps[k].gpu && us < t->steps[k].ts_us + t->steps[k].dur_us) at = k;
+    return at;
+}
+
 int64_t tl_kt_step_at(const tl_kt_trace *t, double us)
 {
-    int64_t it = -1;
-    for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
-        if (!t->steps[k].gpu && us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
-    return it;
+    size_t k = tl_kt_step_find(t, us);
+    return k < t->nsteps ? t->steps[k].num : -1;
 }
 
 static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys_meta_fn mfn, void *user)

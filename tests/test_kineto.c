@@ -1740,6 +1740,109 @@ TL_TEST(big_trace_bounded_memory)
     remove(big);
 }
 
+/* Rank `rank` of `world`: per step a gemm and an all_reduce launched in
+ * it (nccl:all_reduce with record_param_comms), the steps numbered
+ * nums[0..n-1] in time order, or no ProfilerStep events where `steps` is 0. */
+static void step_trace(const char *path, int rank, int world, const int *nums, int n, int steps)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT_MSG(f, "%s", path);
+    fprintf(f, "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d}, \"traceEvents\": [",
+            rank, world);
+    for (int i = 0; i < n; i++) {
+        int t = 1000 + 1000 * i, c = 10 * i + 1;
+        if (steps)
+            fprintf(f, "%s\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"pid\": 1, "
+                       "\"tid\": 1, \"ts\": %d, \"dur\": 1000},",
+                    i ? "," : "", nums[i], t);
+        else if (i)
+            fputc(',', f);
+        fprintf(f, "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 5, \"args\": {\"correlation\": %d}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": %d, "
+                   "\"dur\": 300, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": %d}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:all_reduce\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 20},"
+                   "\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 10, \"args\": {\"Collective name\": \"allreduce\", \"Process Group Name\": "
+                   "\"0\", \"Process Group Description\": \"default_pg\", \"In msg nelems\": 1024, \"dtype\": "
+                   "\"Float\"}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 5, \"args\": {\"correlation\": %d}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL\", "
+                   "\"pid\": 0, \"tid\": 20, \"ts\": %d, \"dur\": 200, \"args\": {\"device\": 0, \"stream\": 20, "
+                   "\"correlation\": %d}}",
+                t + 10, c, t + 20, c, t + 30, t + 32, t + 35, c + 1, t + 100 + 10 * rank, c + 1);
+    }
+    fprintf(f, "\n]}\n");
+    TL_ASSERT(fclose(f) == 0);
+}
+
+/* A ProfilerStep number seen twice (4, 4, 6: an edited or merged trace)
+ * begins the loop again, numbered on after the highest so far (4, 5, 7),
+ * as a rerun is: overlap, diagnose and collectives now say so in one
+ * "# iterations:" line and collectives numbers its steps the same way.
+ * Before: overlap --per-iter showed 4, 5, 7 without a word, --iter-range
+ * 6:6 found nothing, and collectives labelled the rows 4, 4, 6. */
+TL_TEST(repeated_step_number_renumbered_and_said)
+{
+    char p[600], args[700];
+    snprintf(p, sizeof p, "%s/dup.json", tl_test_tmpdir());
+    static const int nums[] = {4, 4, 6};
+    step_trace(p, 0, 1, nums, 3, 1);
+    static const char say[] = "# iterations: rank 0: iteration 4 began twice in a row (two ProfilerStep or iter "
+                              "ranges of one number); numbered on here: iteration 5 here is the program's second 4, "
+                              "and every later one 1 above the program's number";
+    snprintf(args, sizeof args, "overlap --per-iter %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, say) && strstr(out, "\n     0    7 "), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "collectives %s", p);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, say), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "\n     0    4 all_reduce") && strstr(out, "\n     0    5 all_reduce") &&
+                      strstr(out, "\n     0    7 all_reduce") && !strstr(out, "\n     0    6 all_reduce"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "diagnose %s", p);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, say), "%s", out);
+    free(out);
+}
+
+/* A rank without ProfilerStep events has no step to pair its operations
+ * by: collectives says the offset is not estimated and why, its steps
+ * "-"; overlap names the missing steps. Before: "offset to rank 0
+ * estimated +0.0 us from 0 matched ends", rows of step -1, and overlap's
+ * "unmatched: 2 operations of 2 names whose count differs between ranks"
+ * though both ranks ran the same two. */
+TL_TEST(rank_without_profiler_steps_said)
+{
+    char d[600], p[700], args[800];
+    snprintf(d, sizeof d, "%s/nostep", tl_test_tmpdir());
+    TL_ASSERT(mkdir(d, 0755) == 0);
+    static const int nums[] = {1, 2};
+    snprintf(p, sizeof p, "%s/r0.json", d);
+    step_trace(p, 0, 2, nums, 2, 1);
+    snprintf(p, sizeof p, "%s/r1.json", d);
+    step_trace(p, 1, 2, nums, 2, 0);
+    snprintf(args, sizeof args, "collectives %s", d);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# clock: rank 1: each host's own clock (Kineto measures no offsets); offset not "
+                              "estimated: no operation matched (rank 1 has no ProfilerStep)") &&
+                      strstr(out, "\n     1    - all_reduce") && !strstr(out, " -1 ") && !strstr(out, "step -1"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "overlap %s", d);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "stay whole (counted as transfer): rank 1 has no "
+                              "iterations (no ProfilerStep or iter range), so its operations pair with none of the "
+                              "other ranks' iterations") &&
+                      !strstr(out, "whose count differs"),
+                  "%s", out);
+    free(out);
+}
+
 /* A one-rank trace of n NCCL kernels, each launched inside its
  * nccl:all_reduce, between as many compute kernels (review's big.py). */
 static void many_nccl_trace(const char *path, int n)
@@ -2190,7 +2293,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
