@@ -651,6 +651,12 @@ typedef struct tl_an_rank_result {
 /* tl_an_selection_say of a run's ranks: the iterations their slices hold
  * (used) and have, joined over the ranks; what overlap, timeline and
  * perfetto print of --iter-range lo:hi. */
+/* A trace of some of a run's ranks (a Kineto trace's world_size, an
+ * import's nranks= with rank_subset=yes, above the ranks read): the
+ * metadata's world size, or 0 for a whole run; with `buf`, the "# ranks:"
+ * text naming the ranks present ("1 of 8: rank 3 (...)"). Waiting for an
+ * absent rank is not in the trace (cmd_overlap.c). */
+int tl_an_ranks_subset(const tl_an_rank_result *res, size_t nr, char *buf, size_t n);
 const char *tl_an_results_selection_say(const tl_an_rank_result *res, size_t nr, int64_t lo, int64_t hi, char *buf,
                                         size_t n);
 

@@ -195,6 +195,27 @@ static int cmp_delay(const void *a, const void *b)
     return dx > dy ? -1 : dx < dy;
 }
 
+int tl_an_ranks_subset(const tl_an_rank_result *res, size_t nr, char *buf, size_t n)
+{
+    int world = 0;
+    for (size_t r = 0; r < nr; r++)
+        if (res[r].meta.nranks > world) world = res[r].meta.nranks;
+    if (world <= 0 || (size_t)world <= nr) return 0;
+    if (!buf) return world;
+    size_t len = (size_t)snprintf(buf, n, "%zu of %d: rank%s ", nr, world, nr > 1 ? "s" : "");
+    for (size_t r = 0; r < nr && len < n; r++) {
+        if (r == 8) { /* the count says how many */
+            len += (size_t)snprintf(buf + len, n - len, ", ...");
+            break;
+        }
+        len += (size_t)snprintf(buf + len, n - len, "%s%d", r ? ", " : "", res[r].meta.rank);
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, " (the metadata's world size; the %zu others are not in the trace)",
+                 (size_t)world - nr);
+    return world;
+}
+
 enum { TOP_DELAYED = 10 };
 
 /* Why operations stayed unmatched: they pair by iteration, so a rank
@@ -230,6 +251,14 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     tl_an_table *t = NULL, *d = NULL;
     const tl_an_op **by = NULL;
     putchar('\n');
+    int world = tl_an_ranks_subset(res, nr, NULL, 0);
+    if (nr < 2 && world) {
+        /* its collectives waited for the absent ranks: how long is not in the trace */
+        printf("# waiting: not measured: the trace holds 1 of the run's %d ranks, and the others' arrival is not in "
+               "it; the overlap table's waiting (0) and hidden = hidden_all count all communication as transfer\n",
+               world);
+        goto fail;
+    }
     if (nr < 2) {
         printf("# waiting: one rank, so no communication waits for another (all of it is transfer)\n");
         goto fail;
@@ -246,6 +275,11 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                            "twice (the overlap table's waiting is their union)"),
                st, fail);
     if (ops->unmatched_names) TL_TRYGOTO(unmatched_say(t, ops, res, nr), st, fail);
+    if (world)
+        TL_TRYGOTO(tl_an_table_meta(t, "subset", "waiting measured against the %zu ranks in the trace only: a lower "
+                                                 "bound (a collective also waits for the %zu absent)",
+                                    nr, (size_t)world - nr),
+                   st, fail);
     static const char *const cols[][2] = {{"operation", ""}, {"matched", ""}, {"waiting", "us"},
                                           {"transfer", "us"}, {"wait", "%"},    {"last", "ops"}};
     TL_TRYGOTO(tl_an_table_col(t, "rank", "", 1), st, fail);
@@ -402,7 +436,9 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_CHECKGOTO(vals && rv, TL_ERR_NOMEM, st, fail, "%zu ranks", nr);
     TL_TRYGOTO(tl_an_table_create(&t, "overlap"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "overlap", dir), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
+    char ranks[256];
+    if (tl_an_ranks_subset(res, nr, ranks, sizeof ranks)) TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%s", ranks), st, fail);
+    else TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
     char clock[512];
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
     TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);

@@ -1843,6 +1843,57 @@ TL_TEST(rank_without_profiler_steps_said)
     free(out);
 }
 
+/* A trace of some of a run's ranks (distributedInfo world_size 8, rank 3
+ * only; 2 of 4) names them and the world, says that waiting for the
+ * absent ranks is not measured (none of it, or a lower bound), and
+ * late-ranks is n/a with the reason; an import of it (nranks=8,
+ * rank_subset=yes) reads alike. Before: "# ranks: 1", "# waiting: one
+ * rank, so no communication waits for another (all of it is transfer)",
+ * "ok [late-ranks]". */
+TL_TEST(rank_subset_named_and_waiting_not_claimed)
+{
+    char d[600], p[700], imp[700], args[1600];
+    snprintf(d, sizeof d, "%s/oneof8", tl_test_tmpdir());
+    TL_ASSERT(mkdir(d, 0755) == 0);
+    static const int nums[] = {1, 2};
+    snprintf(p, sizeof p, "%s/r3.json", d);
+    step_trace(p, 3, 8, nums, 2, 1);
+    snprintf(imp, sizeof imp, "%s/imp8", tl_test_tmpdir());
+    snprintf(args, sizeof args, "import %s -o %s", d, imp);
+    free(analyze(args));
+    static const char one[] = "# ranks: 1 of 8: rank 3 (the metadata's world size; the 7 others are not in the "
+                              "trace)\n";
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "overlap %s", k ? imp : d);
+        char *out = analyze(args);
+        TL_ASSERT_MSG(strstr(out, one) && !strstr(out, "# waiting: one rank") &&
+                          strstr(out, "# waiting: not measured: the trace holds 1 of the run's 8 ranks"),
+                      "%s", out);
+        free(out);
+        snprintf(args, sizeof args, "diagnose %s", k ? imp : d);
+        out = analyze(args);
+        TL_ASSERT_MSG(strstr(out, one) && !strstr(out, "ok [late-ranks]") &&
+                          strstr(out, "n/a [late-ranks]: does not apply: rank 3 is in a trace of some of the run's "
+                                      "ranks"),
+                      "%s", out);
+        free(out);
+    }
+    snprintf(d, sizeof d, "%s/twoof4", tl_test_tmpdir());
+    TL_ASSERT(mkdir(d, 0755) == 0);
+    for (int r = 0; r < 2; r++) {
+        snprintf(p, sizeof p, "%s/r%d.json", d, r);
+        step_trace(p, r, 4, nums, 2, 1);
+    }
+    snprintf(args, sizeof args, "overlap %s", d);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# ranks: 2 of 4: ranks 0, 1 (the metadata's world size; the 2 others are not in the "
+                              "trace)\n") &&
+                      strstr(out, "# subset: waiting measured against the 2 ranks in the trace only: a lower bound "
+                                  "(a collective also waits for the 2 absent)"),
+                  "%s", out);
+    free(out);
+}
+
 /* A one-rank trace of n NCCL kernels, each launched inside its
  * nccl:all_reduce, between as many compute kernels (review's big.py). */
 static void many_nccl_trace(const char *path, int n)
@@ -2293,7 +2344,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, rank_subset_named_and_waiting_not_claimed, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
