@@ -210,9 +210,11 @@ int tl_an_ranks_subset(const tl_an_rank_result *res, size_t nr, char *buf, size_
         }
         len += (size_t)snprintf(buf + len, n - len, "%s%d", r ? ", " : "", res[r].meta.rank);
     }
-    if (len < n)
-        snprintf(buf + len, n - len, " (the metadata's world size; the %zu others are not in the trace)",
-                 (size_t)world - nr);
+    size_t absent = (size_t)world - nr;
+    if (len < n && absent == 1)
+        snprintf(buf + len, n - len, " (the metadata's world size; the other is not in the trace)");
+    else if (len < n)
+        snprintf(buf + len, n - len, " (the metadata's world size; the %zu others are not in the trace)", absent);
     return world;
 }
 
@@ -437,7 +439,8 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_TRYGOTO(tl_an_table_create(&t, "overlap"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "overlap", dir), st, fail);
     char ranks[256];
-    if (tl_an_ranks_subset(res, nr, ranks, sizeof ranks)) TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%s", ranks), st, fail);
+    if (tl_an_ranks_subset(res, nr, ranks, sizeof ranks))
+        TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%s", ranks), st, fail);
     else TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
     char clock[512];
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);

@@ -1896,14 +1896,14 @@ TL_TEST(rank_subset_named_and_waiting_not_claimed)
 
 /* A one-rank trace of n NCCL kernels, each launched inside its
  * nccl:all_reduce, between as many compute kernels (review's big.py). */
-static void many_nccl_trace(const char *path, int n)
+static void many_nccl_trace(const char *path, int n, int rank, int world)
 {
     FILE *f = fopen(path, "w");
     TL_ASSERT_MSG(f, "%s", path);
-    fprintf(f, "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [\n"
+    fprintf(f, "{\"distributedInfo\": {\"rank\": %d, \"world_size\": %d}, \"traceEvents\": [\n"
                "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#0\", \"pid\": 1, \"tid\": 1, "
                "\"ts\": 0, \"dur\": %d}",
-            40 * n);
+            rank, world, 40 * n);
     for (int i = 0; i < 2 * n; i++) {
         int ts = 20 * i, nccl = i % 2 == 0;
         if (nccl)
@@ -1933,14 +1933,16 @@ static double seconds_of(const char *args)
  * operation of each was looked for among every op of the trace (50k NCCL
  * kernels 5.0 s, 100k 25.8 s in overlap, collectives 36 s). Four times
  * the kernels take about four times as long; eight is the bound, where
- * the scan took 12 times as long. */
+ * the scan took 12 times as long. Two ranks of eight times the kernels:
+ * sixteen is the bound, where collectives' pairing of every row with
+ * every row took more. */
 TL_TEST(nccl_kernels_read_in_linear_time)
 {
     char small[600], big[600], args[700];
     snprintf(small, sizeof small, "%s/small.json", tl_test_tmpdir());
     snprintf(big, sizeof big, "%s/big.json", tl_test_tmpdir());
-    many_nccl_trace(small, 8000);
-    many_nccl_trace(big, 32000);
+    many_nccl_trace(small, 8000, 0, 1);
+    many_nccl_trace(big, 32000, 0, 1);
     static const char *const cmds[] = {"overlap", "collectives"};
     for (size_t c = 0; c < 2; c++) {
         snprintf(args, sizeof args, "%s %s", cmds[c], small);
@@ -1952,6 +1954,22 @@ TL_TEST(nccl_kernels_read_in_linear_time)
     }
     remove(small);
     remove(big);
+    /* two ranks: collectives pairs their operations (it scanned every row for each) */
+    double t[2];
+    for (int k = 0; k < 2; k++) {
+        char d[600], p[700];
+        snprintf(d, sizeof d, "%s/two%d", tl_test_tmpdir(), k);
+        TL_ASSERT(mkdir(d, 0755) == 0);
+        for (int r = 0; r < 2; r++) {
+            snprintf(p, sizeof p, "%s/r%d.json", d, r);
+            many_nccl_trace(p, k ? 40000 : 5000, r, 2);
+        }
+        snprintf(args, sizeof args, "collectives %s", d);
+        t[k] = seconds_of(args);
+    }
+    printf("collectives, two ranks: 5000 NCCL kernels each %.2f s, 40000 %.2f s\n", t[0], t[1]);
+    TL_ASSERT_MSG(t[1] < 16 * t[0] + 0.3, "collectives, two ranks: 5000 NCCL kernels each %.2f s, 40000 %.2f s", t[0],
+                  t[1]);
 }
 
 /* HTA's figures in whole µs on epoch times (ts 1.7e15 µs, no base): a
