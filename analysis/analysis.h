@@ -176,6 +176,12 @@ typedef struct tl_an_meta {
      * times, the first such: its number as traced, the one before it, and
      * its number over the window */
     int64_t reruns, rerun_iter, rerun_after, rerun_num;
+    /* GPU rows neither CUPTI nor Nsight Systems records, as a Kineto trace
+     * holds them (an edited or synthetic trace; kineto_records.c): rows
+     * lasting over a day, rows starting more than 1 us before the previous
+     * one on their stream ended, and the most by which one did (us) */
+    int64_t odd_long, odd_overlap;
+    double odd_overlap_us;
     /* --align-clocks (tl_an_run_overlap): the offset to the first rank
      * estimated from the ends of clock_ends matched collectives and applied
      * to the cross-rank figures; clock_ends 0: none estimated. clock_ends_est
@@ -379,6 +385,8 @@ tl_status tl_an_rank_number_iters(tl_an_rank *rk);
 /* The line saying why m's iteration numbers differ from the program's
  * after a rerun (m->reruns), in buf; NULL when they do not. */
 const char *tl_an_reruns_say(const tl_an_meta *m, char *buf, size_t n);
+/* The line saying m's trace holds such rows, in buf; NULL when none. */
+const char *tl_an_odd_rows_say(const tl_an_meta *m, char *buf, size_t n);
 /* Iteration numbers as traced, taken in time order, numbered over the
  * window (iters.c: a number not above the one before begins a new run of
  * the loop, numbered on after the highest so far); the first rerun or

@@ -1387,12 +1387,15 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
     }
 }
 
-/* Where the iteration numbers printed are not the program's (a rerun). */
+/* Where the iteration numbers printed are not the program's (a rerun),
+ * and where the trace holds GPU rows no tracer records. */
 static void print_reruns(const tl_an_rank_result *res, size_t nr)
 {
     char say[512];
-    for (size_t r = 0; r < nr; r++)
+    for (size_t r = 0; r < nr; r++) {
         if (tl_an_reruns_say(&res[r].meta, say, sizeof say)) printf("# iterations: %s\n", say);
+        if (tl_an_odd_rows_say(&res[r].meta, say, sizeof say)) printf("# note: %s\n", say);
+    }
 }
 
 /* What did overlap, and how long operations waited for their last rank. */

@@ -482,6 +482,8 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         char say[512];
         if (tl_an_reruns_say(&res[r].meta, say, sizeof say))
             TL_TRYGOTO(tl_an_table_meta(t, "iterations", "%s", say), st, fail);
+        if (tl_an_odd_rows_say(&res[r].meta, say, sizeof say))
+            TL_TRYGOTO(tl_an_table_meta(t, "note", "%s", say), st, fail);
     }
     TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; communication = NCCL kernels, copies "
                                               "serving a halo or reduction, the host's own exchanges; waiting = "

@@ -592,6 +592,8 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
         char say[512];
         if (tl_an_reruns_say(&metas[k], say, sizeof say))
             TL_TRYGOTO(tl_an_table_meta(t, "iterations", "%s", say), st, fail);
+        if (tl_an_odd_rows_say(&metas[k], say, sizeof say))
+            TL_TRYGOTO(tl_an_table_meta(t, "note", "%s", say), st, fail);
     }
     TL_TRYGOTO(tl_an_table_meta(t, "operation", "%s", op_said[nsys]), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "delay", "kernel start - launch call start; waited: the part spent behind "

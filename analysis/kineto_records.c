@@ -310,6 +310,69 @@ int64_t tl_kt_step_at(const tl_kt_trace *t, double us)
     return k < t->nsteps ? t->steps[k].num : -1;
 }
 
+/* GPU rows by device, stream, start */
+typedef struct stream_row {
+    int32_t device;
+    int64_t stream;
+    double ts, end;
+} stream_row;
+
+static int cmp_stream_row(const void *a, const void *b)
+{
+    const stream_row *x = a, *y = b;
+    if (x->device != y->device) return x->device < y->device ? -1 : 1;
+    if (x->stream != y->stream) return x->stream < y->stream ? -1 : 1;
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* What CUPTI and Nsight Systems never record, counted once per trace for
+ * one line (before, read without a word): a GPU row of over a day, and
+ * rows at once on one stream, which runs its work in order (1 us spared:
+ * the µs a trace rounds its times to). */
+static tl_status odd_rows(const tl_kt_trace *t, tl_an_meta *m)
+{
+    stream_row *v = malloc((t->ns ? t->ns : 1) * sizeof *v);
+    TL_CHECK(v, TL_ERR_NOMEM, "%s: %zu GPU rows", t->path, t->ns);
+    size_t n = 0;
+    for (size_t i = 0; i < t->ns; i++) {
+        const tl_kt_srow *r = &t->s[i];
+        if (r->kind >= TL_KT_SYNC) continue;
+        m->odd_long += r->dur_us > 86400e6;
+        v[n++] = (stream_row){r->device, r->stream, r->ts_us, r->ts_us + r->dur_us};
+    }
+    if (n) qsort(v, n, sizeof *v, cmp_stream_row);
+    for (size_t i = 1, k = 0; i < n; i++) { /* k: the row of the stream that ends last so far */
+        if (v[i].device != v[k].device || v[i].stream != v[k].stream) {
+            k = i;
+            continue;
+        }
+        if (v[i].ts < v[k].end - 1.0) {
+            m->odd_overlap++;
+            if (v[k].end - v[i].ts > m->odd_overlap_us) m->odd_overlap_us = v[k].end - v[i].ts;
+        }
+        if (v[i].end > v[k].end) k = i;
+    }
+    free(v);
+    return TL_OK;
+}
+
+const char *tl_an_odd_rows_say(const tl_an_meta *m, char *buf, size_t n)
+{
+    if (!m->odd_long && !m->odd_overlap) return NULL;
+    char lasting[64] = "", early[160] = "";
+    long long nl = m->odd_long, no = m->odd_overlap;
+    if (nl) snprintf(lasting, sizeof lasting, "%lld GPU row%s over a day%s", nl, nl == 1 ? " lasts" : "s last",
+                     no ? " and " : "");
+    if (no)
+        snprintf(early, sizeof early, "%lld%s start%s before the previous one on their stream ended (by up to %.1f us)",
+                 no, nl ? "" : no == 1 ? " GPU row" : " GPU rows", no == 1 ? "s" : "", m->odd_overlap_us);
+    snprintf(buf, n,
+             "rank %d: %s%s: CUPTI and Nsight Systems record neither (an edited or synthetic trace?); the figures "
+             "take them as written",
+             m->rank, lasting, early);
+    return buf;
+}
+
 static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys_meta_fn mfn, void *user)
 {
     char v[64];
@@ -384,6 +447,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     for (size_t i = 0; i < t->ns && meta->device < 0; i++)
         if (t->s[i].kind <= TL_KT_SYNC) meta->device = t->s[i].device;
     if (mfn) TL_TRY(emit_meta(t, meta, mfn, user));
+    TL_TRY(odd_rows(t, meta));
     lane_acc *lanes = NULL;
     size_t nl = 0;
     TL_TRY(infer_lanes(t, &lanes, &nl));

@@ -1894,6 +1894,47 @@ TL_TEST(rank_subset_named_and_waiting_not_claimed)
     free(out);
 }
 
+/* GPU rows CUPTI and Nsight Systems never record, a kernel of days
+ * (dur 1e12 us) and two kernels at once on one stream, are said once per
+ * trace, counted, by overlap, diagnose and collectives. Before: read
+ * without a word. */
+TL_TEST(impossible_gpu_rows_noted_once)
+{
+    char p[600], args[700];
+    snprintf(p, sizeof p, "%s/odd.json", tl_test_tmpdir());
+    static const int nums[] = {1, 2, 3};
+    step_trace(p, 0, 1, nums, 3, 1);
+    char *j0 = tl_test_read(p), *j = malloc(strlen(j0) + 8);
+    TL_ASSERT(j);
+    /* the second gemm lasts 1e12 us; the third starts at 3020, inside a 300 us one at 2900 */
+    char *g = strstr(j0, "\"ts\": 2020, \"dur\": 300");
+    TL_ASSERT_MSG(g, "%s", j0);
+    snprintf(j, strlen(j0) + 8, "%.*s\"ts\": 2020, \"dur\": 1e12%s", (int)(g - j0), j0, g + 22);
+    free(j0);
+    size_t len = strlen(j);
+    char *end = strrchr(j, ']');
+    TL_ASSERT(end);
+    char *k = malloc(len + 400);
+    TL_ASSERT(k);
+    snprintf(k, len + 400, "%.*s,\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, "
+                           "\"ts\": 2900, \"dur\": 300, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 999}}"
+                           "\n%s",
+             (int)(end - j), j, end);
+    tl_test_write(p, k);
+    free(j);
+    free(k);
+    static const char say[] = "rank 0: 1 GPU row lasts over a day and 2 start before the previous one on their "
+                              "stream ended (by up to ";
+    static const char *const cmds[] = {"overlap", "diagnose", "collectives"};
+    for (size_t c = 0; c < 3; c++) {
+        snprintf(args, sizeof args, "%s %s", cmds[c], p);
+        char *out = analyze(args);
+        TL_ASSERT_MSG(tl_test_count(out, say) == 1 && strstr(out, "CUPTI and Nsight Systems record neither"), "%s",
+                      out);
+        free(out);
+    }
+}
+
 /* A one-rank trace of n NCCL kernels, each launched inside its
  * nccl:all_reduce, between as many compute kernels (review's big.py). */
 static void many_nccl_trace(const char *path, int n, int rank, int world)
@@ -2362,7 +2403,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, rank_subset_named_and_waiting_not_claimed, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, impossible_gpu_rows_noted_once, rank_subset_named_and_waiting_not_claimed, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
