@@ -180,6 +180,12 @@ typedef struct tl_an_meta {
      * times, the first such: its number as traced, the one before it, and
      * its number over the window */
     int64_t reruns, rerun_iter, rerun_after, rerun_num;
+    /* GPU rows neither CUPTI nor Nsight Systems records, as a Kineto trace
+     * holds them (an edited or synthetic trace; kineto_records.c): rows
+     * lasting over a day, rows starting more than 1 us before the previous
+     * one on their stream ended, and the most by which one did (us) */
+    int64_t odd_long, odd_overlap;
+    double odd_overlap_us;
     /* --align-clocks (tl_an_run_overlap): the offset to the first rank
      * estimated from the ends of clock_ends matched collectives and applied
      * to the cross-rank figures; clock_ends 0: none estimated. clock_ends_est
@@ -382,6 +388,18 @@ tl_status tl_an_rank_number_iters(tl_an_rank *rk);
 /* The line saying why m's iteration numbers differ from the program's
  * after a rerun (m->reruns), in buf; NULL when they do not. */
 const char *tl_an_reruns_say(const tl_an_meta *m, char *buf, size_t n);
+/* The line saying m's trace holds such rows, in buf; NULL when none. */
+const char *tl_an_odd_rows_say(const tl_an_meta *m, char *buf, size_t n);
+/* Iteration numbers as traced, taken in time order, numbered over the
+ * window (iters.c: a number not above the one before begins a new run of
+ * the loop, numbered on after the highest so far); the first rerun or
+ * number repeated is noted in m for tl_an_reruns_say. Start from
+ * {.top = -1}; Kineto's collectives numbers its steps so too. */
+typedef struct tl_an_iters_renumber {
+    int64_t prev, top, off, first; /* the number before; the highest given; added to this run's; its first */
+    int seen;
+} tl_an_iters_renumber;
+int64_t tl_an_iters_next(tl_an_iters_renumber *rn, int64_t k, tl_an_meta *m);
 void tl_an_rank_free(tl_an_rank *rk);
 
 /* Per-iteration slice bounds from iter_start (monotone), restricted to
@@ -644,6 +662,12 @@ typedef struct tl_an_rank_result {
 /* tl_an_selection_say of a run's ranks: the iterations their slices hold
  * (used) and have, joined over the ranks; what overlap, timeline and
  * perfetto print of --iter-range lo:hi. */
+/* A trace of some of a run's ranks (a Kineto trace's world_size, an
+ * import's nranks= with rank_subset=yes, above the ranks read): the
+ * metadata's world size, or 0 for a whole run; with `buf`, the "# ranks:"
+ * text naming the ranks present ("1 of 8: rank 3 (...)"). Waiting for an
+ * absent rank is not in the trace (cmd_overlap.c). */
+int tl_an_ranks_subset(const tl_an_rank_result *res, size_t nr, char *buf, size_t n);
 const char *tl_an_results_selection_say(const tl_an_rank_result *res, size_t nr, int64_t lo, int64_t hi, char *buf,
                                         size_t n);
 

@@ -772,9 +772,14 @@ static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
     const tl_an_rank_result *res = &s->res[r];
     /* waiting is measured on operations paired across the ranks: with
      * none (late-ranks n/a), 0.0 us would read as measured */
-    char waiting[96] = "waiting for other ranks not measurable: no operation of it paired across the ranks";
-    if (s->n < 2 || res->split.together)
-        snprintf(waiting, sizeof waiting, "%.1f us of it only waiting for other ranks", US(tl_an_m_waiting(m)));
+    char waiting[128] = "waiting for other ranks not measurable: no operation of it paired across the ranks";
+    int world = tl_an_ranks_subset(s->res, s->n, NULL, 0);
+    if (world && s->n < 2) /* the ranks it waited for are not in the trace (before: "0.0 us of it ...") */
+        snprintf(waiting, sizeof waiting, "waiting for other ranks not measurable: %d of the run's %d ranks are "
+                                          "not in the trace", world - 1, world);
+    else if (s->n < 2 || res->split.together)
+        snprintf(waiting, sizeof waiting, "%s%.1f us of it only waiting for other ranks%s", world ? "at least " : "",
+                 US(tl_an_m_waiting(m)), world ? ", more for those not in the trace" : "");
     say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; all its "
            "communication %.1f us (%s): NCCL kernels %.1f us, the host carrying it (exchanges, staging copies) %.1f us",
         d->rank, US(ex), US(d->w), mv->value, US(tl_an_m_union(m, TL_AN_C_COMM_ALL)), waiting, US(d->u_nccl),
@@ -797,9 +802,17 @@ static const char late_apart_why[] =
     "clocks do not line up (ranks on two hosts with no measured offsets: --align-clocks estimates them from "
     "collective ends)";
 
+static const char late_subset_why[] =
+    "in a trace of some of the run's ranks (the '# ranks:' line names them): how long it waited for the absent "
+    "ones is not in the trace";
+
 static int late_unmeasurable(const diag_state *s, size_t r, measured *mv)
 {
     const tl_an_rank_result *res = &s->res[r];
+    if (s->n < 2 && tl_an_ranks_subset(s->res, s->n, NULL, 0)) {
+        mv->na = late_subset_why;
+        return 1;
+    }
     if (s->n < 2 || res->split.together || !tl_an_m_union(&res->whole, TL_AN_C_COMM_ALL)) return 0;
     mv->na = res->split.matched ? late_apart_why : late_unmatched_why;
     if (res->split.matched)
@@ -839,7 +852,11 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
      * the summed waits of two operations waiting together exceed it) */
     double wait_w = pct_of_w(d, tl_an_m_waiting(&res->whole));
     if (tot) also(mv, "waiting %.1f %% of W %s %g", wait_w, ge(wait_w, s->o->min_comm_share), s->o->min_comm_share);
-    if (!tot || mv->value < s->o->wait_share || wait_w < s->o->min_comm_share) return 0;
+    if (!tot || mv->value < s->o->wait_share || wait_w < s->o->min_comm_share) {
+        /* waiting below the threshold among the ranks present says nothing of the absent ones */
+        if (tl_an_ranks_subset(s->res, s->n, NULL, 0)) mv->na = late_subset_why;
+        return 0;
+    }
     /* who the others waited for, and the most delayed operation, of the
      * rank's operations in the selection (match.c) */
     say(e, "    rank %d: %.1f of %.1f us (%.1f%%) of its %zu matched communication operations waited for a later rank; "
@@ -1370,12 +1387,15 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
     }
 }
 
-/* Where the iteration numbers printed are not the program's (a rerun). */
+/* Where the iteration numbers printed are not the program's (a rerun),
+ * and where the trace holds GPU rows no tracer records. */
 static void print_reruns(const tl_an_rank_result *res, size_t nr)
 {
     char say[512];
-    for (size_t r = 0; r < nr; r++)
+    for (size_t r = 0; r < nr; r++) {
         if (tl_an_reruns_say(&res[r].meta, say, sizeof say)) printf("# iterations: %s\n", say);
+        if (tl_an_odd_rows_say(&res[r].meta, say, sizeof say)) printf("# note: %s\n", say);
+    }
 }
 
 /* What did overlap, and how long operations waited for their last rank. */
@@ -1483,6 +1503,8 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
     printf("# program: trilap-analyze diagnose %s (git %s)\n# input: %s\n# clock: %s\n", TL_VERSION, TL_GIT_COMMIT,
            dir, clock);
+    char ranks[256];
+    if (tl_an_ranks_subset(s->res, nr, ranks, sizeof ranks)) printf("# ranks: %s\n", ranks);
     print_rank_summary(s->res, nr);
     print_reruns(s->res, nr);
     putchar('\n');

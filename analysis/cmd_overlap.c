@@ -219,7 +219,54 @@ static int cmp_delay(const void *a, const void *b)
     return dx > dy ? -1 : dx < dy;
 }
 
+int tl_an_ranks_subset(const tl_an_rank_result *res, size_t nr, char *buf, size_t n)
+{
+    int world = 0;
+    for (size_t r = 0; r < nr; r++)
+        if (res[r].meta.nranks > world) world = res[r].meta.nranks;
+    if (world <= 0 || (size_t)world <= nr) return 0;
+    if (!buf) return world;
+    size_t len = (size_t)snprintf(buf, n, "%zu of %d: rank%s ", nr, world, nr > 1 ? "s" : "");
+    for (size_t r = 0; r < nr && len < n; r++) {
+        if (r == 8) { /* the count says how many */
+            len += (size_t)snprintf(buf + len, n - len, ", ...");
+            break;
+        }
+        len += (size_t)snprintf(buf + len, n - len, "%s%d", r ? ", " : "", res[r].meta.rank);
+    }
+    size_t absent = (size_t)world - nr;
+    if (len < n && absent == 1)
+        snprintf(buf + len, n - len, " (the metadata's world size; the other is not in the trace)");
+    else if (len < n)
+        snprintf(buf + len, n - len, " (the metadata's world size; the %zu others are not in the trace)", absent);
+    return world;
+}
+
 enum { TOP_DELAYED = 10 };
+
+/* Why operations stayed unmatched: they pair by iteration, so a rank
+ * without iterations (a Kineto trace without ProfilerStep) pairs with
+ * none of a rank with them, whatever the counts (before: "whose count
+ * differs between ranks" of ranks that ran the same operations). */
+static tl_status unmatched_say(tl_an_table *t, const tl_an_ops *ops, const tl_an_rank_result *res, size_t nr)
+{
+    size_t without = 0, with = 0, first = 0;
+    for (size_t r = 0; r < nr; r++) {
+        if (res[r].have.n) with++;
+        else if (!without++) first = r;
+    }
+    const char *s = ops->unmatched_names == 1 ? "" : "s";
+    if (!without || !with)
+        return tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks in "
+                                                "the whole trace stay whole (counted as transfer)",
+                                ops->unmatched_ops, ops->unmatched_names);
+    char more[48] = "";
+    if (without > 1) snprintf(more, sizeof more, " (and %zu more)", without - 1);
+    return tl_an_table_meta(t, "unmatched", "%zu operations of %zu name%s stay whole (counted as transfer): rank "
+                                            "%d%s has no iterations (no ProfilerStep or iter range), so its "
+                                            "operations pair with none of the other ranks' iterations",
+                            ops->unmatched_ops, ops->unmatched_names, s, res[first].meta.rank, more);
+}
 
 /* Waiting and transfer per rank, and the operations whose last rank came
  * latest (DESIGN.md "Wave 3": NCCL time is waiting plus transfer). */
@@ -230,6 +277,14 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     tl_an_table *t = NULL, *d = NULL;
     const tl_an_op **by = NULL;
     putchar('\n');
+    int world = tl_an_ranks_subset(res, nr, NULL, 0);
+    if (nr < 2 && world) {
+        /* its collectives waited for the absent ranks: how long is not in the trace */
+        printf("# waiting: not measured: the trace holds 1 of the run's %d ranks, and the others' arrival is not in "
+               "it; the overlap table's waiting (0) and hidden = hidden_all count all communication as transfer\n",
+               world);
+        goto fail;
+    }
     if (nr < 2) {
         printf("# waiting: one rank, so no communication waits for another (all of it is transfer)\n");
         goto fail;
@@ -245,10 +300,11 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                            "the selection), times clipped to it; two operations at once count "
                                            "twice (the overlap table's waiting is their union)"),
                st, fail);
-    if (ops->unmatched_names)
-        TL_TRYGOTO(tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks "
-                                                    "in the whole trace stay whole (counted as transfer)",
-                                    ops->unmatched_ops, ops->unmatched_names),
+    if (ops->unmatched_names) TL_TRYGOTO(unmatched_say(t, ops, res, nr), st, fail);
+    if (world)
+        TL_TRYGOTO(tl_an_table_meta(t, "subset", "waiting measured against the %zu ranks in the trace only: a lower "
+                                                 "bound (a collective also waits for the %zu absent)",
+                                    nr, (size_t)world - nr),
                    st, fail);
     static const char *const cols[][2] = {{"operation", ""}, {"matched", ""}, {"waiting", "us"},
                                           {"transfer", "us"}, {"wait", "%"},    {"last", "ops"}};
@@ -406,7 +462,10 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_CHECKGOTO(vals && rv, TL_ERR_NOMEM, st, fail, "%zu ranks", nr);
     TL_TRYGOTO(tl_an_table_create(&t, "overlap"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "overlap", dir), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
+    char ranks[256];
+    if (tl_an_ranks_subset(res, nr, ranks, sizeof ranks))
+        TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%s", ranks), st, fail);
+    else TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
     char clock[512];
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
     TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
@@ -447,6 +506,8 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         char say[512];
         if (tl_an_reruns_say(&res[r].meta, say, sizeof say))
             TL_TRYGOTO(tl_an_table_meta(t, "iterations", "%s", say), st, fail);
+        if (tl_an_odd_rows_say(&res[r].meta, say, sizeof say))
+            TL_TRYGOTO(tl_an_table_meta(t, "note", "%s", say), st, fail);
     }
     TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; communication = NCCL kernels, copies "
                                               "serving a halo or reduction, the host's own exchanges; waiting = "

@@ -46,14 +46,39 @@ static void note_rerun(tl_an_meta *m, int64_t k, int64_t after, int64_t num)
 const char *tl_an_reruns_say(const tl_an_meta *m, char *buf, size_t n)
 {
     if (!m->reruns) return NULL;
-    snprintf(buf, n,
-             "rank %d: the program ran iteration %lld again after %lld, in one run of its loop (a restart, as "
-             "cg_async's in benchmark mode)%s; numbered on here: iteration %lld here is the program's %lld, and "
-             "every later one %lld above the program's number%s",
-             m->rank, (long long)m->rerun_iter, (long long)m->rerun_after,
-             m->reruns > 1 ? " (the first of several)" : "", (long long)m->rerun_num, (long long)m->rerun_iter,
-             (long long)(m->rerun_num - m->rerun_iter), m->reruns > 1 ? " until the next rerun" : " in that run");
+    const char *several = m->reruns > 1 ? " (the first of several)" : "";
+    long long k = m->rerun_iter, num = m->rerun_num, by = m->rerun_num - m->rerun_iter;
+    if (m->rerun_iter == m->rerun_after) /* a number twice in a row: no loop goes back to where it is */
+        snprintf(buf, n,
+                 "rank %d: iteration %lld began twice in a row (two ProfilerStep or iter ranges of one number)%s; "
+                 "numbered on here: iteration %lld here is the program's second %lld, and every later one %lld above "
+                 "the program's number%s",
+                 m->rank, k, several, num, k, by, m->reruns > 1 ? " until the next rerun" : "");
+    else
+        snprintf(buf, n,
+                 "rank %d: the program ran iteration %lld again after %lld, in one run of its loop (a restart, as "
+                 "cg_async's in benchmark mode)%s; numbered on here: iteration %lld here is the program's %lld, and "
+                 "every later one %lld above the program's number%s",
+                 m->rank, k, (long long)m->rerun_after, several, num, k, by,
+                 m->reruns > 1 ? " until the next rerun" : " in that run");
     return buf;
+}
+
+int64_t tl_an_iters_next(tl_an_iters_renumber *rn, int64_t k, tl_an_meta *m)
+{
+    if (rn->seen && k <= rn->prev) { /* the loop began again, or went back in its run */
+        rn->off = rn->top + 1 - k;
+        /* a number seen twice in a row begins no loop again as a return to its start does (4, 4, 6: an
+         * edited or merged trace), so it is said, as a rerun is */
+        if (k > rn->first || k == rn->prev) note_rerun(m, k, rn->prev, k + rn->off);
+        if (k <= rn->first) rn->first = k;
+    }
+    if (!rn->seen) rn->first = k;
+    rn->seen = 1;
+    int64_t num = k + rn->off;
+    if (num > rn->top) rn->top = num;
+    rn->prev = k;
+    return num;
 }
 
 /* The ranges in the window, in time order, each numbered over the window;
@@ -67,19 +92,10 @@ static int number_in_window(tl_an_rank *rk)
     int changed = n != rk->nhit;
     rk->nhit = n;
     qsort(rk->hit, n, sizeof *rk->hit, cmp_start);
-    int64_t prev = 0, top = -1, off = 0, first = 0; /* first: the traced number this run of the loop began at */
+    tl_an_iters_renumber rn = {.top = -1};
     for (size_t i = 0; i < n; i++) {
-        int64_t k = rk->hit[i].iter;
-        if (!i) first = k;
-        if (i && k <= prev) { /* the loop began again, or went back in its run */
-            off = top + 1 - k;
-            if (k > first) note_rerun(&rk->meta, k, prev, k + off);
-            else first = k;
-        }
-        rk->hit[i].num = k + off;
-        if (rk->hit[i].num > top) top = rk->hit[i].num;
-        changed |= off != 0;
-        prev = k;
+        rk->hit[i].num = tl_an_iters_next(&rn, rk->hit[i].iter, &rk->meta);
+        changed |= rn.off != 0;
     }
     return changed;
 }

@@ -103,6 +103,8 @@ int64_t tl_kt_ns(const tl_kt_trace *t, double us);
 /* The ProfilerStep holding time `us` (HTA: ts <= us < ts + dur; the last
  * such), its number or -1: the iteration of a launch. */
 int64_t tl_kt_step_at(const tl_kt_trace *t, double us);
+/* The same step's place in t->steps, t->nsteps where none. */
+size_t tl_kt_step_find(const tl_kt_trace *t, double us);
 
 /* Records as tl_an_scan hands them to its callback (from a loaded trace). */
 tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
@@ -123,7 +125,16 @@ typedef struct tl_kt_comm {
     int64_t bytes;    /* the message, -1 without (nccl:*'s tensors, else record_param_comms') */
     int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
 } tl_kt_comm;
-int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out);
+/* The communication ops of a trace indexed for tl_kt_comm_of (built once
+ * per trace; free with tl_kt_comm_index_free). */
+typedef struct tl_kt_comm_index {
+    size_t *at;    /* places in t->ops of the nccl:* and record_param_comms ops, by (thread, start, place) */
+    double *reach; /* the latest end (µs) of at[0..p] on at[p]'s thread */
+    size_t n;
+} tl_kt_comm_index;
+tl_status tl_kt_comm_index_build(const tl_kt_trace *t, tl_kt_comm_index *out);
+void tl_kt_comm_index_free(tl_kt_comm_index *ix);
+int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl_kt_comm *out);
 /* What pairs it across ranks, the collective and its process group:
  * "nccl:all_reduce on process group 0 (default_pg, ranks 0-1)",
  * "nccl:all_reduce (process group not in the trace)"; findings call it so

@@ -47,6 +47,7 @@ typedef struct rank_conc {
     int nstreams;
     int64_t offset;                /* estimated clock offset to the first rank, ns */
     int noffset;                   /* matched operations it rests on */
+    size_t nsteps;                 /* its ProfilerSteps (the host's): none, and nothing pairs by step */
 } rank_conc;
 
 typedef struct cstate {
@@ -156,32 +157,55 @@ static void behind_of(const tl_kt_trace *t, const gkey *gi, size_t g, const tl_k
     r->waited = w->end - r->launch;
 }
 
-static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc *conc)
+/* The number of each of t's steps as every command's iterations number
+ * them (iters.c: a number seen again begins the loop again, numbered on
+ * after the highest so far; the first such noted in m, which the report
+ * says); a GPU stream's copy of a step, and an export's iterations (the
+ * importer numbered them so), as they are. */
+static tl_status step_numbers(const tl_kt_trace *t, int nsys, tl_an_meta *m, int64_t **out)
+{
+    int64_t *num = malloc((t->nsteps ? t->nsteps : 1) * sizeof *num);
+    TL_CHECK(num, TL_ERR_NOMEM, "%zu steps", t->nsteps);
+    tl_an_iters_renumber rn = {.top = -1};
+    for (size_t k = 0; k < t->nsteps; k++)
+        num[k] = t->steps[k].gpu || nsys ? t->steps[k].num : tl_an_iters_next(&rn, t->steps[k].num, m);
+    *out = num;
+    return TL_OK;
+}
+
+static tl_status rank_rows(const tl_kt_trace *t, tl_an_meta *m, cstate *cs, rank_conc *conc)
 {
     size_t ng = 0, first = cs->n;
+    int rank = m->rank;
     tl_status st = TL_OK;
     tl_kt_ends ends = {0};
+    tl_kt_comm_index cix = {0};
+    int64_t *step_num = NULL, *streams = NULL;
+    size_t nstreams = 0, capstreams = 0;
+    tl_an_opseq *seq = NULL;
+    gkey *gi = NULL;
+    TL_TRY(step_numbers(t, cs->nsys, m, &step_num));
+    conc->nsteps = 0;
     for (size_t k = 0; k < t->nsteps; k++) {
-        if (t->steps[k].num < cs->step_min) cs->step_min = t->steps[k].num;
-        if (t->steps[k].num > cs->step_max) cs->step_max = t->steps[k].num;
+        if (step_num[k] < cs->step_min) cs->step_min = step_num[k];
+        if (step_num[k] > cs->step_max) cs->step_max = step_num[k];
+        conc->nsteps += !t->steps[k].gpu;
     }
     if (t->nsteps > cs->nsteps) cs->nsteps = t->nsteps;
-    gkey *gi = malloc((t->ns ? t->ns : 1) * sizeof *gi);
-    TL_CHECK(gi, TL_ERR_NOMEM, "%zu rows", t->ns);
+    gi = malloc((t->ns ? t->ns : 1) * sizeof *gi);
+    TL_CHECKGOTO(gi, TL_ERR_NOMEM, st, fail, "%zu rows", t->ns);
     for (size_t i = 0; i < t->ns; i++)
         if (t->s[i].kind <= TL_KT_SYNC) gi[ng++] = (gkey){t->s[i].device, t->s[i].stream, t->s[i].ts_us, i};
     if (ng) qsort(gi, ng, sizeof *gi, cmp_gkey);
-    int64_t *streams = NULL;
-    size_t nstreams = 0, capstreams = 0;
-    tl_an_opseq *seq = NULL;
     TL_TRYGOTO(tl_kt_ends_build(t, &ends), st, fail);
+    TL_TRYGOTO(tl_kt_comm_index_build(t, &cix), st, fail);
     for (size_t g = 0; g < ng; g++) {
         const tl_kt_srow *k = &t->s[gi[g].i];
         if (k->kind != TL_KT_KERNEL) continue;
         cs->nkernels++;
         if (tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_NONE) continue;
         tl_kt_comm cm;
-        int known = tl_kt_comm_of(t, gi[g].i, &cm);
+        int known = tl_kt_comm_of(t, &cix, gi[g].i, &cm);
         TL_TRYGOTO(TL_AN_GROW(cs->rows, cs->n, cs->cap, "collectives"), st, fail);
         crow_out *r = &cs->rows[cs->n++];
         memset(r, 0, sizeof *r);
@@ -206,7 +230,8 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         }
         TL_TRYGOTO(tl_an_names_intern(cs->keys, key, &r->key), st, fail);
         r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
-        r->step = cm.launch ? tl_kt_step_at(t, cm.launch->ts_us) : -1;
+        size_t in_step = cm.launch ? tl_kt_step_find(t, cm.launch->ts_us) : t->nsteps;
+        r->step = in_step < t->nsteps ? step_num[in_step] : -1;
         /* kept outside --iter-range too: the clock offsets rest on every matched operation, so a
          * range selects what is shown, not the clock it is shown on */
         r->outside = cs->ranged && (r->step < cs->lo || (cs->hi >= 0 && r->step > cs->hi));
@@ -233,7 +258,9 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     for (size_t i = 0; i < cs->n - first; i++) cs->rows[seq[i].at].seq = seq[i].seq;
 fail:
     free(gi);
+    free(step_num);
     free(ends.e);
+    tl_kt_comm_index_free(&cix);
     free(streams);
     free(seq);
     return st;
@@ -244,20 +271,80 @@ static int same_op(const crow_out *a, const crow_out *b)
     return a->step == b->step && a->seq == b->seq && a->key == b->key;
 }
 
+/* The rows of one operation (same_op) side by side, in row order: at[]
+ * the rows by (step, seq, key, row), at[from[i]] .. at[to[i] - 1] row i's
+ * operation. Scanning every row for each row was quadratic in NCCL
+ * kernels (two ranks of 25k: collectives 4.4 s, overlap 0.9). */
+typedef struct op_rows {
+    size_t *at, *from, *to;
+} op_rows;
+
+typedef struct row_at {
+    const crow_out *r;
+    size_t i;
+} row_at;
+
+static int cmp_row_at(const void *a, const void *b)
+{
+    const row_at *x = a, *y = b;
+    const crow_out *p = &x->r[x->i], *q = &y->r[y->i];
+    if (p->step != q->step) return p->step < q->step ? -1 : 1;
+    if (p->seq != q->seq) return p->seq < q->seq ? -1 : 1;
+    if (p->key != q->key) return p->key < q->key ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void op_rows_free(op_rows *o)
+{
+    free(o->at);
+    free(o->from);
+    free(o->to);
+    memset(o, 0, sizeof *o);
+}
+
+static tl_status op_rows_build(const crow_out *r, size_t n, op_rows *o)
+{
+    row_at *v = malloc((n ? n : 1) * sizeof *v);
+    o->at = malloc((n ? n : 1) * sizeof *o->at);
+    o->from = malloc((n ? n : 1) * sizeof *o->from);
+    o->to = malloc((n ? n : 1) * sizeof *o->to);
+    if (!v || !o->at || !o->from || !o->to) {
+        free(v);
+        op_rows_free(o);
+        return TL_FAIL(TL_ERR_NOMEM, "an index of %zu collectives", n);
+    }
+    for (size_t i = 0; i < n; i++) v[i] = (row_at){r, i};
+    if (n) qsort(v, n, sizeof *v, cmp_row_at);
+    for (size_t p = 0, g = 0; p < n; p++) {
+        o->at[p] = v[p].i;
+        if (p + 1 < n && same_op(&r[v[p].i], &r[v[p + 1].i])) continue;
+        for (size_t q = g; q <= p; q++) {
+            o->from[v[q].i] = g;
+            o->to[v[q].i] = p + 1;
+        }
+        g = p + 1;
+    }
+    free(v);
+    return TL_OK;
+}
+
 /* Each rank's clock offset to the first rank: the median of the matched
  * operations' end differences (match.c's estimate, which --align-clocks
  * applies in the other commands). */
 static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
 {
+    op_rows o = {0};
+    TL_TRY(op_rows_build(r, n, &o));
     int64_t *d = malloc((n ? n : 1) * sizeof *d);
+    if (!d) op_rows_free(&o);
     TL_CHECK(d, TL_ERR_NOMEM, "%zu collectives", n);
     for (size_t k = 1; k < nr; k++) {
         size_t m = 0;
         for (size_t i = 0; i < n; i++) {
             if (r[i].rank != rc[k].rank) continue;
-            for (size_t j = 0; j < n; j++)
-                if (r[j].rank == rc[0].rank && same_op(&r[i], &r[j])) {
-                    d[m++] = r[i].end - r[j].end;
+            for (size_t p = o.from[i]; p < o.to[i]; p++) /* the first row of the first rank, as the rows go */
+                if (r[o.at[p]].rank == rc[0].rank) {
+                    d[m++] = r[i].end - r[o.at[p]].end;
                     break;
                 }
         }
@@ -265,6 +352,7 @@ static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
         rc[k].noffset = (int)m;
     }
     free(d);
+    op_rows_free(&o);
     return TL_OK;
 }
 
@@ -317,6 +405,21 @@ static const char *common_clock(int one_clock)
     return one_clock ? "the export's one session clock" : "the estimated common clock";
 }
 
+/* A step's cell: "-" for a launch in none (before: -1) */
+static tl_status step_cell(tl_an_table *t, int64_t step)
+{
+    return step >= 0 ? tl_an_table_int(t, step) : tl_an_table_str(t, "-");
+}
+
+/* Where an operation was launched, for the findings: "in step 4 (#14)",
+ * "outside any step (#14)" */
+static const char *step_say(int64_t step, int64_t seq, char *buf, size_t n)
+{
+    if (step >= 0) snprintf(buf, n, "in step %lld (#%lld)", (long long)step, (long long)seq);
+    else snprintf(buf, n, "outside any step (#%lld)", (long long)seq);
+    return buf;
+}
+
 /* Every operation of the first rank matched on the others (same_op), its
  * skew raw and on the estimated common clock; *worst: the largest skew of
  * a match whose kernels ran together, at r[*worst_i]. */
@@ -325,6 +428,7 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
 {
     tl_status st = TL_OK;
     tl_an_table *m = NULL;
+    op_rows o = {0};
     TL_TRYGOTO(tl_an_table_create(&m, "matched across ranks"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given; together: "
                                             "the kernels overlap on %s (else the match pairs different "
@@ -335,22 +439,36 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
         TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: the export's one session clock, rank %d's: no offset",
                                     rc[k].rank, rc[0].rank),
                    st, fail);
-    for (size_t k = 1; k < nr && !one_clock; k++)
+    for (size_t k = 1; k < nr && !one_clock; k++) {
+        if (rc[k].noffset) {
+            TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
+                                                    "offset to rank %d estimated %+.1f us from %d matched ends",
+                                        rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
+                       st, fail);
+            continue;
+        }
+        /* operations pair by step: a rank without steps pairs with none of a rank with them (before: "estimated
+         * +0.0 us from 0 matched ends") */
+        char why[64] = "";
+        if (!rc[k].nsteps != !rc[0].nsteps)
+            snprintf(why, sizeof why, " (rank %d has no ProfilerStep)", rc[rc[k].nsteps ? 0 : k].rank);
         TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
-                                                "offset to rank %d estimated %+.1f us from %d matched ends",
-                                    rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
+                                                "offset not estimated: no operation matched%s",
+                                    rc[k].rank, why),
                    st, fail);
+    }
     static const char *const mcols[][2] = {{"step", ""}, {"op", ""}, {"pg", ""}, {"seq", ""}, {"ranks", ""},
                                            {"skew_raw", "us"}, {"skew", "us"}, {"last_rank", ""},
                                            {"end_spread", "us"}, {"together", ""}};
     for (size_t j = 0; j < sizeof mcols / sizeof mcols[0]; j++)
         TL_TRYGOTO(tl_an_table_col(m, mcols[j][0], mcols[j][1], j == 1 || j == 2 || j == 9), st, fail);
+    TL_TRYGOTO(op_rows_build(r, n, &o), st, fail);
     for (size_t i = 0; i < n; i++) {
         if (r[i].rank != rc[0].rank) continue;
         int cnt = 0, last = r[i].rank;
         int64_t s0 = INT64_MAX, s1 = INT64_MIN, a0 = INT64_MAX, a1 = INT64_MIN, e0 = INT64_MAX, e1 = INT64_MIN;
-        for (size_t j = 0; j < n; j++) {
-            if (!same_op(&r[i], &r[j])) continue;
+        for (size_t p = o.from[i]; p < o.to[i]; p++) {
+            size_t j = o.at[p];
             int64_t off = 0;
             for (size_t k = 0; k < nr; k++)
                 if (rc[k].rank == r[j].rank) off = rc[k].offset;
@@ -368,7 +486,7 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
         }
         if (cnt < 2) continue;
         TL_TRYGOTO(tl_an_table_row(m), st, fail);
-        TL_TRYGOTO(tl_an_table_int(m, r[i].step), st, fail);
+        TL_TRYGOTO(step_cell(m, r[i].step), st, fail);
         TL_TRYGOTO(tl_an_table_str(m, r[i].op), st, fail);
         TL_TRYGOTO(tl_an_table_str(m, r[i].pg), st, fail);
         TL_TRYGOTO(tl_an_table_int(m, r[i].seq), st, fail);
@@ -391,6 +509,7 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
     TL_TRYGOTO(tl_an_emit(m, NULL), st, fail);
 fail:
     tl_an_table_destroy(&m);
+    op_rows_free(&o);
     return st;
 }
 
@@ -402,8 +521,9 @@ static void finding_queued(const crow_out *wr, int rank, int64_t tot, size_t nev
     int event = !strncmp(wr->behind, "event", 5);
     printf("# finding: rank %d: collectives waited %.1f us in all behind earlier work on their stream", rank, US(tot));
     if (nev) printf(" (%zu of them, %.1f us, behind an event wait the host recorded)", nev, US(tev));
-    printf("; longest: %s pg %s in step %lld (#%lld), %.1f us behind %s. %s\n", wr->op, wr->pg, (long long)wr->step,
-           (long long)wr->seq, US(wr->waited), wr->behind + (event ? 7 : 8),
+    char where[64];
+    printf("; longest: %s pg %s %s, %.1f us behind %s. %s\n", wr->op, wr->pg,
+           step_say(wr->step, wr->seq, where, sizeof where), US(wr->waited), wr->behind + (event ? 7 : 8),
            event ? "Its stream waited for another's work: depend only on the tensors the collective reads, and it "
                 "starts when they are ready."
            : strstr(wr->behind, "nccl")
@@ -441,11 +561,12 @@ static void print_findings(const crow_out *r, size_t n, const rank_conc *rc, siz
                    "(%d streams): they share the links and SMs.\n",
                    rc[k].rank, 100.0 * (double)rc[k].multi / (double)rc[k].comm, rc[k].nstreams);
     }
+    char where[64];
     if (worst > 0)
-        printf("# finding: largest arrival skew: %s pg %s in step %lld (#%lld): %.1f us on %s; the ranks that "
-               "arrived first waited that long inside the kernel for the last.\n",
-               r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst),
-               common_clock(one_clock));
+        printf("# finding: largest arrival skew: %s pg %s %s: %.1f us on %s; the ranks that arrived first waited "
+               "that long inside the kernel for the last.\n",
+               r[worst_i].op, r[worst_i].pg, step_say(r[worst_i].step, r[worst_i].seq, where, sizeof where),
+               US(worst), common_clock(one_clock));
 }
 
 /* What the operation columns rest on: a Kineto trace's CPU ops, or an
@@ -459,7 +580,7 @@ static const char *const op_said[] = {
     "Nsight Systems export); step: the iteration holding the launch"};
 
 static tl_status report(const char *input, const tl_an_common *c, crow_out *r, size_t n, rank_conc *rc, size_t nr,
-                        const char *clock, int nsys)
+                        const tl_an_meta *metas, const char *clock, int nsys)
 {
     tl_status st = TL_OK;
     tl_an_table *t = NULL;
@@ -467,6 +588,13 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     TL_TRYGOTO(tl_an_table_std_meta(t, "collectives", input), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
+    for (size_t k = 0; k < nr; k++) {
+        char say[512];
+        if (tl_an_reruns_say(&metas[k], say, sizeof say))
+            TL_TRYGOTO(tl_an_table_meta(t, "iterations", "%s", say), st, fail);
+        if (tl_an_odd_rows_say(&metas[k], say, sizeof say))
+            TL_TRYGOTO(tl_an_table_meta(t, "note", "%s", say), st, fail);
+    }
     TL_TRYGOTO(tl_an_table_meta(t, "operation", "%s", op_said[nsys]), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "delay", "kernel start - launch call start; waited: the part spent behind "
                                             "`behind` (stream: the previous activity on the stream was still "
@@ -480,7 +608,7 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     for (size_t i = 0; i < n; i++) {
         TL_TRYGOTO(tl_an_table_row(t), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].rank), st, fail);
-        TL_TRYGOTO(tl_an_table_int(t, r[i].step), st, fail);
+        TL_TRYGOTO(step_cell(t, r[i].step), st, fail);
         TL_TRYGOTO(tl_an_table_str(t, r[i].op), st, fail);
         TL_TRYGOTO(tl_an_table_str(t, r[i].pg), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].seq), st, fail);
@@ -535,7 +663,7 @@ static tl_status read_ranks(char **files, size_t nf, cstate *cs, rank_conc *conc
             if (st == TL_OK) st = tl_kt_emit(t, NULL, NULL, &metas[f], NULL); /* its metadata: the clock */
             if (metas[f].rank_by_place) metas[f].rank = tl_an_rank_unclaimed(&metas[0].rank, f, sizeof *metas);
         }
-        if (st == TL_OK) st = rank_rows(t, metas[f].rank, cs, &conc[f]);
+        if (st == TL_OK) st = rank_rows(t, &metas[f], cs, &conc[f]);
         tl_kt_free(&t);
     }
     return st;
@@ -614,7 +742,7 @@ int tl_an_cmd_collectives(int argc, char **argv)
     keep_range(&cs);
     char clock[512];
     tl_an_clock_say(metas, nf, sizeof *metas, clock, sizeof clock);
-    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, clock, cs.nsys), st, fail);
+    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, metas, clock, cs.nsys), st, fail);
 fail:
     tl_an_run_files_free(&files, nf);
     free(cs.rows);

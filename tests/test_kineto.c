@@ -7,6 +7,7 @@
  * without it) and zlib in the build (the shared traces are gzip). */
 #include <math.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1325,10 +1326,12 @@ static size_t rank_kops(const char *path, kop *v, size_t cap)
 {
     tl_kt_trace *t = NULL;
     TL_ASSERT_OK(tl_kt_load(path, &t));
+    tl_kt_comm_index cix;
+    TL_ASSERT_OK(tl_kt_comm_index_build(t, &cix));
     size_t n = 0;
     for (size_t i = 0; i < t->ns; i++) {
         tl_kt_comm cm;
-        if (t->s[i].kind != TL_KT_KERNEL || !tl_kt_comm_of(t, i, &cm)) continue;
+        if (t->s[i].kind != TL_KT_KERNEL || !tl_kt_comm_of(t, &cix, i, &cm)) continue;
         TL_ASSERT(n < cap);
         kop *k = &v[n++];
         snprintf(k->op, sizeof k->op, "%s", cm.op);
@@ -1340,6 +1343,7 @@ static size_t rank_kops(const char *path, kop *v, size_t cap)
         k->start = tl_kt_ns(t, t->s[i].ts_us);
         k->end = k->start + llround(t->s[i].dur_us * 1e3);
     }
+    tl_kt_comm_index_free(&cix);
     tl_kt_free(&t);
     qsort(v, n, sizeof *v, cmp_kop);
     return n;
@@ -1736,6 +1740,279 @@ TL_TEST(big_trace_bounded_memory)
     remove(big);
 }
 
+/* Rank `rank` of `world`: per step a gemm and an all_reduce launched in
+ * it (nccl:all_reduce with record_param_comms), the steps numbered
+ * nums[0..n-1] in time order, or no ProfilerStep events where `steps` is 0. */
+static void step_trace(const char *path, int rank, int world, const int *nums, int n, int steps)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT_MSG(f, "%s", path);
+    fprintf(f, "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d}, \"traceEvents\": [",
+            rank, world);
+    for (int i = 0; i < n; i++) {
+        int t = 1000 + 1000 * i, c = 10 * i + 1;
+        if (steps)
+            fprintf(f, "%s\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"pid\": 1, "
+                       "\"tid\": 1, \"ts\": %d, \"dur\": 1000},",
+                    i ? "," : "", nums[i], t);
+        else if (i)
+            fputc(',', f);
+        fprintf(f, "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 5, \"args\": {\"correlation\": %d}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": %d, "
+                   "\"dur\": 300, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": %d}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:all_reduce\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 20},"
+                   "\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 10, \"args\": {\"Collective name\": \"allreduce\", \"Process Group Name\": "
+                   "\"0\", \"Process Group Description\": \"default_pg\", \"In msg nelems\": 1024, \"dtype\": "
+                   "\"Float\"}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": %d, \"dur\": 5, \"args\": {\"correlation\": %d}},"
+                   "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL\", "
+                   "\"pid\": 0, \"tid\": 20, \"ts\": %d, \"dur\": 200, \"args\": {\"device\": 0, \"stream\": 20, "
+                   "\"correlation\": %d}}",
+                t + 10, c, t + 20, c, t + 30, t + 32, t + 35, c + 1, t + 100 + 10 * rank, c + 1);
+    }
+    fprintf(f, "\n]}\n");
+    TL_ASSERT(fclose(f) == 0);
+}
+
+/* A ProfilerStep number seen twice (4, 4, 6: an edited or merged trace)
+ * begins the loop again, numbered on after the highest so far (4, 5, 7),
+ * as a rerun is: overlap, diagnose and collectives now say so in one
+ * "# iterations:" line and collectives numbers its steps the same way.
+ * Before: overlap --per-iter showed 4, 5, 7 without a word, --iter-range
+ * 6:6 found nothing, and collectives labelled the rows 4, 4, 6. */
+TL_TEST(repeated_step_number_renumbered_and_said)
+{
+    char p[600], args[700];
+    snprintf(p, sizeof p, "%s/dup.json", tl_test_tmpdir());
+    static const int nums[] = {4, 4, 6};
+    step_trace(p, 0, 1, nums, 3, 1);
+    static const char say[] = "# iterations: rank 0: iteration 4 began twice in a row (two ProfilerStep or iter "
+                              "ranges of one number); numbered on here: iteration 5 here is the program's second 4, "
+                              "and every later one 1 above the program's number";
+    snprintf(args, sizeof args, "overlap --per-iter %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, say) && strstr(out, "\n     0    7 "), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "collectives %s", p);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, say), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "\n     0    4 all_reduce") && strstr(out, "\n     0    5 all_reduce") &&
+                      strstr(out, "\n     0    7 all_reduce") && !strstr(out, "\n     0    6 all_reduce"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "diagnose %s", p);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, say), "%s", out);
+    free(out);
+}
+
+/* A rank without ProfilerStep events has no step to pair its operations
+ * by: collectives says the offset is not estimated and why, its steps
+ * "-"; overlap names the missing steps. Before: "offset to rank 0
+ * estimated +0.0 us from 0 matched ends", rows of step -1, and overlap's
+ * "unmatched: 2 operations of 2 names whose count differs between ranks"
+ * though both ranks ran the same two. */
+TL_TEST(rank_without_profiler_steps_said)
+{
+    char d[600], p[700], args[800];
+    snprintf(d, sizeof d, "%s/nostep", tl_test_tmpdir());
+    TL_ASSERT(mkdir(d, 0755) == 0);
+    static const int nums[] = {1, 2};
+    snprintf(p, sizeof p, "%s/r0.json", d);
+    step_trace(p, 0, 2, nums, 2, 1);
+    snprintf(p, sizeof p, "%s/r1.json", d);
+    step_trace(p, 1, 2, nums, 2, 0);
+    snprintf(args, sizeof args, "collectives %s", d);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# clock: rank 1: each host's own clock (Kineto measures no offsets); offset not "
+                              "estimated: no operation matched (rank 1 has no ProfilerStep)") &&
+                      strstr(out, "\n     1    - all_reduce") && !strstr(out, " -1 ") && !strstr(out, "step -1"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "overlap %s", d);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "stay whole (counted as transfer): rank 1 has no "
+                              "iterations (no ProfilerStep or iter range), so its operations pair with none of the "
+                              "other ranks' iterations") &&
+                      !strstr(out, "whose count differs"),
+                  "%s", out);
+    free(out);
+}
+
+/* A trace of some of a run's ranks (distributedInfo world_size 8, rank 3
+ * only; 2 of 4) names them and the world, says that waiting for the
+ * absent ranks is not measured (none of it, or a lower bound), and
+ * late-ranks is n/a with the reason; an import of it (nranks=8,
+ * rank_subset=yes) reads alike. Before: "# ranks: 1", "# waiting: one
+ * rank, so no communication waits for another (all of it is transfer)",
+ * "ok [late-ranks]". */
+TL_TEST(rank_subset_named_and_waiting_not_claimed)
+{
+    char d[600], p[700], imp[700], args[1600];
+    snprintf(d, sizeof d, "%s/oneof8", tl_test_tmpdir());
+    TL_ASSERT(mkdir(d, 0755) == 0);
+    static const int nums[] = {1, 2};
+    snprintf(p, sizeof p, "%s/r3.json", d);
+    step_trace(p, 3, 8, nums, 2, 1);
+    snprintf(imp, sizeof imp, "%s/imp8", tl_test_tmpdir());
+    snprintf(args, sizeof args, "import %s -o %s", d, imp);
+    free(analyze(args));
+    static const char one[] = "# ranks: 1 of 8: rank 3 (the metadata's world size; the 7 others are not in the "
+                              "trace)\n";
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "overlap %s", k ? imp : d);
+        char *out = analyze(args);
+        TL_ASSERT_MSG(strstr(out, one) && !strstr(out, "# waiting: one rank") &&
+                          strstr(out, "# waiting: not measured: the trace holds 1 of the run's 8 ranks"),
+                      "%s", out);
+        free(out);
+        snprintf(args, sizeof args, "diagnose %s", k ? imp : d);
+        out = analyze(args);
+        TL_ASSERT_MSG(strstr(out, one) && !strstr(out, "ok [late-ranks]") &&
+                          strstr(out, "n/a [late-ranks]: does not apply: rank 3 is in a trace of some of the run's "
+                                      "ranks"),
+                      "%s", out);
+        free(out);
+    }
+    snprintf(d, sizeof d, "%s/twoof4", tl_test_tmpdir());
+    TL_ASSERT(mkdir(d, 0755) == 0);
+    for (int r = 0; r < 2; r++) {
+        snprintf(p, sizeof p, "%s/r%d.json", d, r);
+        step_trace(p, r, 4, nums, 2, 1);
+    }
+    snprintf(args, sizeof args, "overlap %s", d);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# ranks: 2 of 4: ranks 0, 1 (the metadata's world size; the 2 others are not in the "
+                              "trace)\n") &&
+                      strstr(out, "# subset: waiting measured against the 2 ranks in the trace only: a lower bound "
+                                  "(a collective also waits for the 2 absent)"),
+                  "%s", out);
+    free(out);
+}
+
+/* GPU rows CUPTI and Nsight Systems never record, a kernel of days
+ * (dur 1e12 us) and two kernels at once on one stream, are said once per
+ * trace, counted, by overlap, diagnose and collectives. Before: read
+ * without a word. */
+TL_TEST(impossible_gpu_rows_noted_once)
+{
+    char p[600], args[700];
+    snprintf(p, sizeof p, "%s/odd.json", tl_test_tmpdir());
+    static const int nums[] = {1, 2, 3};
+    step_trace(p, 0, 1, nums, 3, 1);
+    char *j0 = tl_test_read(p), *j = malloc(strlen(j0) + 8);
+    TL_ASSERT(j);
+    /* the second gemm lasts 1e12 us; the third starts at 3020, inside a 300 us one at 2900 */
+    char *g = strstr(j0, "\"ts\": 2020, \"dur\": 300");
+    TL_ASSERT_MSG(g, "%s", j0);
+    snprintf(j, strlen(j0) + 8, "%.*s\"ts\": 2020, \"dur\": 1e12%s", (int)(g - j0), j0, g + 22);
+    free(j0);
+    size_t len = strlen(j);
+    char *end = strrchr(j, ']');
+    TL_ASSERT(end);
+    char *k = malloc(len + 400);
+    TL_ASSERT(k);
+    snprintf(k, len + 400, "%.*s,\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, "
+                           "\"ts\": 2900, \"dur\": 300, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 999}}"
+                           "\n%s",
+             (int)(end - j), j, end);
+    tl_test_write(p, k);
+    free(j);
+    free(k);
+    static const char say[] = "rank 0: 1 GPU row lasts over a day and 2 start before the previous one on their "
+                              "stream ended (by up to ";
+    static const char *const cmds[] = {"overlap", "diagnose", "collectives"};
+    for (size_t c = 0; c < 3; c++) {
+        snprintf(args, sizeof args, "%s %s", cmds[c], p);
+        char *out = analyze(args);
+        TL_ASSERT_MSG(tl_test_count(out, say) == 1 && strstr(out, "CUPTI and Nsight Systems record neither"), "%s",
+                      out);
+        free(out);
+    }
+}
+
+/* A one-rank trace of n NCCL kernels, each launched inside its
+ * nccl:all_reduce, between as many compute kernels (review's big.py). */
+static void many_nccl_trace(const char *path, int n, int rank, int world)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT_MSG(f, "%s", path);
+    fprintf(f, "{\"distributedInfo\": {\"rank\": %d, \"world_size\": %d}, \"traceEvents\": [\n"
+               "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ProfilerStep#0\", \"pid\": 1, \"tid\": 1, "
+               "\"ts\": 0, \"dur\": %d}",
+            rank, world, 40 * n);
+    for (int i = 0; i < 2 * n; i++) {
+        int ts = 20 * i, nccl = i % 2 == 0;
+        if (nccl)
+            fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:all_reduce\", \"pid\": 1, "
+                       "\"tid\": 1, \"ts\": %d, \"dur\": 2}",
+                    ts);
+        fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+                   "\"tid\": 1, \"ts\": %d.5, \"dur\": 1, \"args\": {\"correlation\": %d}}"
+                   ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7, "
+                   "\"ts\": %d, \"dur\": 8, \"args\": {\"device\": 0, \"stream\": %d, \"correlation\": %d}}",
+                ts, i + 1, nccl ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL" : "gemm", ts + 3, nccl ? 20 : 7, i + 1);
+    }
+    fprintf(f, "\n]}\n");
+    TL_ASSERT(fclose(f) == 0);
+}
+
+static double seconds_of(const char *args)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    free(analyze(args));
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+}
+
+/* Reading a trace grows with its NCCL kernels, not their square: the
+ * operation of each was looked for among every op of the trace (50k NCCL
+ * kernels 5.0 s, 100k 25.8 s in overlap, collectives 36 s). Four times
+ * the kernels take about four times as long; eight is the bound, where
+ * the scan took 12 times as long. Two ranks of eight times the kernels:
+ * sixteen is the bound, where collectives' pairing of every row with
+ * every row took more. */
+TL_TEST(nccl_kernels_read_in_linear_time)
+{
+    char small[600], big[600], args[700];
+    snprintf(small, sizeof small, "%s/small.json", tl_test_tmpdir());
+    snprintf(big, sizeof big, "%s/big.json", tl_test_tmpdir());
+    many_nccl_trace(small, 8000, 0, 1);
+    many_nccl_trace(big, 32000, 0, 1);
+    static const char *const cmds[] = {"overlap", "collectives"};
+    for (size_t c = 0; c < 2; c++) {
+        snprintf(args, sizeof args, "%s %s", cmds[c], small);
+        double t1 = seconds_of(args);
+        snprintf(args, sizeof args, "%s %s", cmds[c], big);
+        double t4 = seconds_of(args);
+        printf("%s: 8000 NCCL kernels %.2f s, 32000 %.2f s\n", cmds[c], t1, t4);
+        TL_ASSERT_MSG(t4 < 8 * t1 + 0.3, "%s: 8000 NCCL kernels %.2f s, 32000 %.2f s", cmds[c], t1, t4);
+    }
+    remove(small);
+    remove(big);
+    /* two ranks: collectives pairs their operations (it scanned every row for each) */
+    double t[2];
+    for (int k = 0; k < 2; k++) {
+        char d[600], p[700];
+        snprintf(d, sizeof d, "%s/two%d", tl_test_tmpdir(), k);
+        TL_ASSERT(mkdir(d, 0755) == 0);
+        for (int r = 0; r < 2; r++) {
+            snprintf(p, sizeof p, "%s/r%d.json", d, r);
+            many_nccl_trace(p, k ? 40000 : 5000, r, 2);
+        }
+        snprintf(args, sizeof args, "collectives %s", d);
+        t[k] = seconds_of(args);
+    }
+    printf("collectives, two ranks: 5000 NCCL kernels each %.2f s, 40000 %.2f s\n", t[0], t[1]);
+    TL_ASSERT_MSG(t[1] < 16 * t[0] + 0.3, "collectives, two ranks: 5000 NCCL kernels each %.2f s, 40000 %.2f s", t[0],
+                  t[1]);
+}
+
 /* HTA's figures in whole µs on epoch times (ts 1.7e15 µs, no base): a
  * 68 µs kernel under a 100 µs NCCL kernel from 20 µs on is 68 µs of
  * compute, 48 of overlap, 52 of non-compute. Before, ts * 1e3 in a double
@@ -2128,7 +2405,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, impossible_gpu_rows_noted_once, rank_subset_named_and_waiting_not_claimed, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
