@@ -78,10 +78,16 @@ enum { CPU_PARALLEL_MIN_POINTS = 32768 };
 #undef SFX
 #undef FLUSH
 
-static tl_status cpu_alloc(void **p, size_t count, size_t esz)
+/* Reached only when the host had less than the checks before were told
+ * (tl_fdtd_check_host_memory, ..._ranks): say what to do about it. */
+static tl_status cpu_alloc(void **p, size_t count, size_t esz, int sd)
 {
     *p = calloc(count ? count : 1, esz);
-    TL_CHECK(*p != NULL, TL_ERR_NOMEM, "%zu x %zu bytes for a field", count, esz);
+    TL_CHECK(*p != NULL, TL_ERR_NOMEM,
+             "subdomain %d: no host memory for %zu x %zu bytes, though checked as available before the run (other "
+             "programs took it since, or a limit such as ulimit -v counts the process's libraries too): run a "
+             "smaller grid, or fewer ranks on this host",
+             sd, count, esz);
     return TL_OK;
 }
 
@@ -94,25 +100,25 @@ static tl_status cpu_setup(tl_fdtd *f)
         s->device = -1;
         if (!tl_fdtd_mine(f, i)) continue; /* another rank's */
         for (int k = 0; k < TL_FDTD_NFIELDS; k++) {
-            TL_TRY(cpu_alloc(&s->fld[k], s->full.count, esz));
+            TL_TRY(cpu_alloc(&s->fld[k], s->full.count, esz, i));
             TL_TRY(tl_fdtd_fill_field(f, i, k, s->fld[k]));
         }
         if (tl_fdtd_heterogeneous(&f->cfg))
             for (int k = 0; k < 4; k++) {
-                TL_TRY(cpu_alloc(&s->mat[k], s->full.count, esz));
+                TL_TRY(cpu_alloc(&s->mat[k], s->full.count, esz, i));
                 TL_TRY(tl_fdtd_fill_material(f, i, k, s->mat[k]));
             }
         for (int m = 0; m < TL_FDTD_NPSI; m++)
             for (int side = 0; side < 2; side++)
-                if (s->psi[m][side].count) TL_TRY(cpu_alloc(&s->psi_mem[m][side], s->psi[m][side].count, esz));
-        TL_TRY(cpu_alloc(&s->prof, tl_fdtd_profiles_count(f), esz));
+                if (s->psi[m][side].count) TL_TRY(cpu_alloc(&s->psi_mem[m][side], s->psi[m][side].count, esz, i));
+        TL_TRY(cpu_alloc(&s->prof, tl_fdtd_profiles_count(f), esz, i));
         TL_TRY(tl_fdtd_fill_profiles(f, s->prof));
     }
     for (int d = 0; d < 3; d++)
         for (int k = 0; k < f->nmsg[d]; k++) {
             tl_fdtd_msg *m = &f->msg[d][k];
-            if (tl_fdtd_mine(f, m->from)) TL_TRY(cpu_alloc(&m->send, (size_t)m->count, esz));
-            if (tl_fdtd_mine(f, m->to)) TL_TRY(cpu_alloc(&m->recv, (size_t)m->count, esz));
+            if (tl_fdtd_mine(f, m->from)) TL_TRY(cpu_alloc(&m->send, (size_t)m->count, esz, m->from));
+            if (tl_fdtd_mine(f, m->to)) TL_TRY(cpu_alloc(&m->recv, (size_t)m->count, esz, m->to));
         }
     return TL_OK;
 }

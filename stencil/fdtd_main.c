@@ -844,8 +844,10 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         return TL_ERR_REMOTE; /* said; exit 1, the machine's, not the command line's */
     TL_TRY(ranks_usage(ctx, ra, &cr));
     TL_TRY(refuse_bad_input(ctx, ra, c));
-    /* a grid the host cannot hold is refused before the preamble */
-    TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
+    /* a grid the host cannot hold is refused before the preamble; ranks
+     * sharing a host add their needs up */
+    TL_TRY(tl_comm_agree(ctx, ctx->size > 1 ? tl_fdtd_check_host_memory_ranks(c, ctx)
+                                            : tl_fdtd_check_host_memory_early(c)));
     /* the results file started and this command's block begun before any
      * work: a file of other rows is refused here, not after the run */
     tl_manifest_run mr = {0};

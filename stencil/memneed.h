@@ -17,10 +17,18 @@ const char *tl_fdtd_run_label(const tl_fdtd *f, char *buf, size_t n);
  * memory (the cpu backend), plus `extra` bytes of staging. */
 tl_status tl_fdtd_check_host_memory(const tl_fdtd *f, double extra);
 
-/* Before anything is printed or built: the four fields over the points
- * this process will hold (all of them, or 1/nranks with one subdomain per
- * rank), a lower bound of the cpu backend's need, against the host. The
- * exact need is checked again when the arrays are set up. */
-tl_status tl_fdtd_check_host_memory_early(const tl_fdtd_config *c, int nranks);
+/* Before anything is printed or built, in one process: the four fields
+ * over all the points, a lower bound of the cpu backend's need, against
+ * the host. The exact need is checked again when the arrays are set up. */
+tl_status tl_fdtd_check_host_memory_early(const tl_fdtd_config *c);
+
+/* The same on several ranks, one subdomain each (collective on ctx): each
+ * subdomain's exact need (tl_fdtd_sub_bytes, from its layout; nothing
+ * allocated), added up over the ranks that share a host's memory (the
+ * same host name: every thread rank of a process, the MPI ranks of a
+ * node), against that host's available memory. The set-up's check, rank
+ * by rank and rank 0 first, cannot add them up. One line from rank 0 for
+ * the first host short of memory; TL_ERR_REMOTE on the others. */
+tl_status tl_fdtd_check_host_memory_ranks(const tl_fdtd_config *c, tl_ctx *ctx);
 
 #endif

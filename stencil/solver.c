@@ -54,14 +54,28 @@ static tl_status check_config(const tl_fdtd_config *c)
     return TL_OK;
 }
 
+/* The fewest significant digits, from `least`, at which a and b print
+ * apart: a dt just past its limit must not read as the limit ("1 > 1"). */
+static int digits_apart(double a, double b, int least)
+{
+    for (int p = least; p < 17; p++) {
+        char x[40], y[40];
+        snprintf(x, sizeof x, "%.*g", p, a);
+        snprintf(y, sizeof y, "%.*g", p, b);
+        if (strcmp(x, y) != 0) return p;
+    }
+    return 17;
+}
+
 tl_status tl_fdtd_config_check(const tl_fdtd_config *c)
 {
     TL_TRY(check_config(c));
     double dtmax = tl_fdtd_dt_max(c);
     TL_CHECK(c->dt <= 0 || c->dt <= dtmax * (1 + 1e-12), TL_ERR_INVAL,
-             "dt = %g violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = %.4g > 1 "
-             "(order %d, h = %g: dt must be <= %.6g)",
-             c->dt, c->dt / dtmax, c->order, c->h, dtmax);
+             "dt = %.*g violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = %.*g > 1 "
+             "(order %d, h = %g: dt must be <= %.*g)",
+             digits_apart(c->dt, dtmax, 6), c->dt, digits_apart(c->dt / dtmax, 1.0, 4), c->dt / dtmax, c->order,
+             c->h, digits_apart(c->dt, dtmax, 6), dtmax);
     TL_CHECK(c->dt > 0 || (c->cfl > 0 && c->cfl <= 1), TL_ERR_INVAL, "CFL fraction %g: must be in (0, 1]", c->cfl);
     const char *sname = c->strategy ? c->strategy : tl_fdtd_strategy_default(c->backend, 0);
     TL_CHECK(tl_fdtd_strategy_find(sname, c->backend) != NULL, TL_ERR_INVAL,

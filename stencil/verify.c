@@ -21,7 +21,7 @@ void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v)
 tl_status tl_fdtd_verify_config_check(const tl_fdtd_config *c)
 {
     TL_TRY(tl_fdtd_config_check(c));
-    return tl_fdtd_check_host_memory_early(c, 1);
+    return tl_fdtd_check_host_memory_early(c);
 }
 
 static void apply_vopts(tl_fdtd_config *c, const tl_fdtd_vopts *v)

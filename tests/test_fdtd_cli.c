@@ -170,6 +170,14 @@ TL_TEST(cfl_and_blowup_errors)
     usage_error("run --grid 16 --cpml 0 --dt 0.5",
                 "trilap-fdtd: dt = 0.5 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 1.114 > 1 "
                 "(order 8, h = 1: dt must be <= 0.448842)\n");
+    /* just past the limit: enough digits to show it (before: "= 1 > 1",
+     * and 0.44884242 "must be <= 0.448842") */
+    usage_error("run --grid 16 --cpml 0 --dt 0.4489",
+                "trilap-fdtd: dt = 0.4489 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 1.0001 > 1 "
+                "(order 8, h = 1: dt must be <= 0.448842)\n");
+    usage_error("run --grid 16 --cpml 0 --dt 0.44884242",
+                "trilap-fdtd: dt = 0.44884242 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = "
+                "1.00000002 > 1 (order 8, h = 1: dt must be <= 0.44884241)\n");
     tl_test_output r;
     r = fdtd("run --grid 16 --cpml 0 --steps 40 --amp 1e8 --f0 0.2 --blowup 10 --check-every 5");
     TL_ASSERT_EQ(r.rc, 1);

@@ -233,6 +233,40 @@ TL_TEST(fdtd_grid_beyond_memory)
     tl_test_output_free(&o);
 }
 
+/* Thread ranks share their process's memory: their subdomains' needs are
+ * added up before the preamble and rank 0 says it in one line (before:
+ * each rank checked its share against the whole process, the preamble was
+ * printed, then "rank 2: 20134912 x 4 bytes for a field" from three ranks).
+ * ulimit -v caps the old code's attempt well below the machine's memory. */
+TL_TEST(fdtd_thread_ranks_memory_added_up)
+{
+    tl_test_output o = tl_test_capture("ulimit -v 1100000; %s/trilap-fdtd run --grid 400 --steps 1 --cpml 0 --source none "
+                                       "--decomp 1x2x2 --launcher threads --ranks 4 --no-gpu",
+                                       tl_test_bin());
+    TL_ASSERT_MSG(tl_test_count(o.err, "\n") == 1, "not one line:\n%s", o.err);
+    refused(&o, 1, "trilap-fdtd: rank 0: the 400x400x400 grid (order 8, CPML 0, float, 4 subdomains) needs ",
+            " of host memory for the 4 ranks on this host (400x200x200 points each); 1.0 GiB is available\n");
+    /* beyond any host: one line, not one per rank, naming each rank's share */
+    o = tl_test_capture("%s/trilap-fdtd run --grid 4096x4096x4096 --steps 1 --launcher threads --ranks 4 --no-gpu "
+                        "--decomp 1x2x2",
+                        tl_test_bin());
+    TL_ASSERT_MSG(tl_test_count(o.err, "\n") == 1, "not one line:\n%s", o.err);
+    refused(&o, 1, "the 4096x4096x4096 grid (order 8, CPML 20, float, 4 subdomains) needs ",
+            "of host memory for the 4 ranks on this host (4096x2048x2048 points each); ");
+    /* past the checks (a test's available memory above the process's
+     * limit): the allocation's line says what to do (before: "20134912 x
+     * 4 bytes for a field") */
+    o = tl_test_capture("ulimit -v 700000; TRILAP_TEST_HOST_MEM=1e12 %s/trilap-fdtd run --grid 400 --steps 1 --cpml 0 "
+                        "--source none",
+                        tl_test_bin());
+    TL_ASSERT_EQ(o.rc, 1);
+    TL_ASSERT_MSG(strstr(o.err, "trilap-fdtd: subdomain 0: no host memory for ") &&
+                      strstr(o.err, "run a smaller grid, or fewer ranks on this host\n") &&
+                      tl_test_count(o.err, "\n") == 1,
+                  "%s", o.err);
+    tl_test_output_free(&o);
+}
+
 TL_TEST(fdtd_verify_decomp_no_row_before_failure)
 {
     /* 1x1x2 would run, but 1x1x16 is too thin for the ghosts: refused
@@ -834,6 +868,7 @@ TL_TEST(nsys_impossible_content)
 
 TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes,
              matrix_gzip_shorter_than_magic, matrix_gzipped_twice, empty_gz_said_alike_by_every_reader, fdtd_grid_beyond_memory,
-             fdtd_verify_decomp_no_row_before_failure, trace_record_count, inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
+             fdtd_thread_ranks_memory_added_up, fdtd_verify_decomp_no_row_before_failure, trace_record_count,
+             inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
              run_without_activity, trace_gzipped_twice, diagnose_window_of_years)
