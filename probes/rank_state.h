@@ -178,13 +178,17 @@ void tl_probe_nvtx_stream(const tl_probes *p, void *stream, const char *label);
  *   stream  the only rank that registered the record's (device, stream);
  *   thread  the rank whose thread made the launching API call (CUPTI's
  *           correlation id, thread ids of type SYSTEM = gettid);
- *   vote    the rank that owns most of the stream's other records;
- *   guess   the lowest rank on the device (counted: owner_guessed).
+ *   vote    the rank that owns most of the stream's other records (a
+ *           tie: the lower rank);
+ *   guess   the lowest rank on the device (counted: owner_guess).
+ * "Lowest" and "lower" by rank number: the round is in the order its
+ * ranks reached collection.
  * Every rank of the round applies the same rules to the same buffers, so
  * the union of their traces holds each record once. */
 typedef enum { TL_OWN_DEVICE, TL_OWN_STREAM, TL_OWN_THREAD, TL_OWN_VOTE, TL_OWN_GUESS,
                TL_OWN_COUNT } tl_owner_rule;
 typedef struct tl_owner_rank {
+    int rank;   /* the rank's number: "lowest rank" is by it */
     int device; /* TL_PROBE_ALL_DEVICES: every device (injection) */
     uint32_t tid;
     const tl_probe_streamreg *streams;
@@ -196,7 +200,7 @@ typedef struct tl_owner_vote {
     uint32_t *count; /* per rank of the round */
 } tl_owner_vote;
 typedef struct tl_probe_owners {
-    const tl_owner_rank *ranks; /* the round, in rank order */
+    const tl_owner_rank *ranks; /* the round, in the order its ranks reached collection */
     int n;
     tl_owner_vote *votes;
     size_t nvotes, capvotes;
@@ -211,6 +215,10 @@ int tl_probe_owner_of(const tl_probe_owners *o, int device, uint32_t stream, uin
  * whose thread called it (tid, 0: unknown), else the lowest rank, said
  * as guessed (as records of an unknown issuer are). */
 int tl_probe_owner_of_wait(const tl_probe_owners *o, uint32_t tid, tl_owner_rule *rule);
+/* The round's ranks (as they reached collection) into ranks[] (nround
+ * slots) and *o; returns p's index there, -1 when p is not in the round. */
+int tl_probe_owners_of_round(tl_probe_owners *o, tl_owner_rank *ranks, tl_probes *const *round, int nround,
+                             const tl_probes *p);
 /* Record that rank idx issued a record on (device, stream), for the vote. */
 tl_status tl_probe_owner_vote(tl_probe_owners *o, int device, uint32_t stream, int idx);
 void tl_probe_owners_free(tl_probe_owners *o);

@@ -24,9 +24,9 @@ TL_TEST(owner_shared_gpu)
     tl_probe_streamreg s0[] = {{.device = 0, .id = 13}, {.device = 0, .id = 14}};
     tl_probe_streamreg s1[] = {{.device = 0, .id = 15}, {.device = 0, .id = 16}};
     tl_probe_streamreg s2[] = {{.device = 1, .id = 13}};
-    tl_owner_rank ranks[] = {{.device = 0, .tid = 100, .streams = s0, .nstreams = 2},
-                             {.device = 0, .tid = 101, .streams = s1, .nstreams = 2},
-                             {.device = 1, .tid = 102, .streams = s2, .nstreams = 1}};
+    tl_owner_rank ranks[] = {{.rank = 0, .device = 0, .tid = 100, .streams = s0, .nstreams = 2},
+                             {.rank = 1, .device = 0, .tid = 101, .streams = s1, .nstreams = 2},
+                             {.rank = 2, .device = 1, .tid = 102, .streams = s2, .nstreams = 1}};
     tl_probe_owners o = {.ranks = ranks, .n = 3};
     tl_owner_rule rule;
     /* alone on its device: the device decides */
@@ -61,7 +61,7 @@ TL_TEST(owner_every_record_once)
     for (int r = 0; r < 4; r++) {
         s[r][0] = (tl_probe_streamreg){.device = 0, .id = (uint32_t)(20 + 2 * r)};
         s[r][1] = (tl_probe_streamreg){.device = 0, .id = (uint32_t)(21 + 2 * r)};
-        ranks[r] = (tl_owner_rank){.device = 0, .tid = (uint32_t)(500 + r), .streams = s[r], .nstreams = 2};
+        ranks[r] = (tl_owner_rank){.rank = r, .device = 0, .tid = (uint32_t)(500 + r), .streams = s[r], .nstreams = 2};
     }
     tl_probe_owners o = {.ranks = ranks, .n = 4};
     srand(7);
@@ -73,6 +73,33 @@ TL_TEST(owner_every_record_once)
         TL_ASSERT(got >= 0 && got < 4);
         if (registered || known) TL_ASSERT_EQ(got, issuer);
     }
+    tl_probe_owners_free(&o);
+}
+
+/* The round lists its ranks in the order they reached collection
+ * (tl_probes_destroy), not by rank: under the thread launcher rank 1
+ * often gets there first. "The lowest rank" of the guess, and the lower
+ * rank of a tied vote, are by rank number; before, they were the first
+ * rank to arrive, and rank 1's trace of pcg-threads-r2
+ * (results/multirank-h200) held every guessed wait of rank 0. */
+TL_TEST(owner_lowest_rank_by_number)
+{
+    tl_probe_streamreg s1[] = {{.device = 0, .id = 13}}, s0[] = {{.device = 0, .id = 16}};
+    tl_owner_rank ranks[] = {{.rank = 1, .device = 0, .tid = 101, .streams = s1, .nstreams = 1},
+                             {.rank = 0, .device = 0, .tid = 100, .streams = s0, .nstreams = 1}};
+    tl_probe_owners o = {.ranks = ranks, .n = 2};
+    tl_owner_rule rule;
+    int got = tl_probe_owner_of(&o, 0, 7, 0, &rule);
+    TL_ASSERT_MSG(got == 1 && rule == TL_OWN_GUESS, "a record of unknown issuer went to rank %d (rule %s), not rank 0",
+                  got >= 0 ? ranks[got].rank : -1, tl_owner_rule_name(rule));
+    got = tl_probe_owner_of_wait(&o, 0, &rule);
+    TL_ASSERT_MSG(got == 1 && rule == TL_OWN_GUESS, "a wait of unknown caller went to rank %d, not rank 0",
+                  got >= 0 ? ranks[got].rank : -1);
+    TL_ASSERT_OK(tl_probe_owner_vote(&o, 0, 7, 0));
+    TL_ASSERT_OK(tl_probe_owner_vote(&o, 0, 7, 1));
+    got = tl_probe_owner_of(&o, 0, 7, 0, &rule);
+    TL_ASSERT_MSG(got == 1 && rule == TL_OWN_VOTE, "a tied vote went to rank %d, not rank 0",
+                  got >= 0 ? ranks[got].rank : -1);
     tl_probe_owners_free(&o);
 }
 
@@ -149,8 +176,8 @@ TL_TEST(wait_on_a_context_without_work_kept)
 {
     tl_probe_streamreg s0[] = {{.device = 0, .id = 13, .lane = TL_ROLE_COMPUTE}};
     tl_probe_streamreg s1[] = {{.device = 1, .id = 13, .lane = TL_ROLE_P2P}};
-    tl_owner_rank ranks[] = {{.device = 0, .tid = 100, .streams = s0, .nstreams = 1},
-                             {.device = 1, .tid = 101, .streams = s1, .nstreams = 1}};
+    tl_owner_rank ranks[] = {{.rank = 0, .device = 0, .tid = 100, .streams = s0, .nstreams = 1},
+                             {.rank = 1, .device = 1, .tid = 101, .streams = s1, .nstreams = 1}};
     tl_probe_owners own = {.ranks = ranks, .n = 2};
     tl_probes p[2];
     for (int i = 0; i < 2; i++) {
@@ -1316,7 +1343,9 @@ TL_TEST(every_committed_trace_loads)
     free(inputs);
 }
 
-TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
+TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, owner_shared_gpu, owner_every_record_once,
+             owner_lowest_rank_by_number,
+             copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
              host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd,
              fdtd_starved_remedy_names_fdtd_options, bench_remedies_speak_bench,
