@@ -35,8 +35,15 @@ const char *tl_cupti_status_name(tl_cupti_status s);
 enum { TL_CUPTI_KIND_KERNEL, TL_CUPTI_KIND_MEMCPY, TL_CUPTI_KIND_MEMSET, TL_CUPTI_KIND_SYNC, TL_CUPTI_KIND_OVERHEAD,
        TL_CUPTI_NKINDS };
 /* Which API calls are recorded (TRILAP_CUPTI_API): the runtime's calls that
- * enqueue work (unset), the driver's too (driver), every call (all). */
+ * enqueue work or wait for it (unset), the driver's too (driver), every
+ * call (all). */
 typedef enum { TL_CUPTI_API_LAUNCH, TL_CUPTI_API_DRIVER, TL_CUPTI_API_ALL } tl_cupti_api;
+/* 1 when the API records of runtime or driver call name (as CUPTI names
+ * its callbacks, a version suffix or not) are recorded unless
+ * TRILAP_CUPTI_API=all: calls that enqueue work (a GPU record's launch,
+ * its iteration and thread) and host waits (the thread of a wait). Pure,
+ * in every build. */
+int tl_probe_cupti_api_recorded(const char *name);
 
 /* A finished host range: name id into the rank's name table. lane is
  * TL_ROLE_HOST for the program's ranges, TL_ROLE_P2P or TL_ROLE_COLL for
@@ -176,8 +183,9 @@ void tl_probe_nvtx_stream(const tl_probes *p, void *stream, const char *label);
  * device communication), so the device alone does not say; in order:
  *   device  the only rank of the round on the record's device;
  *   stream  the only rank that registered the record's (device, stream);
- *   thread  the rank whose thread made the launching API call (CUPTI's
- *           correlation id, thread ids of type SYSTEM = gettid);
+ *   thread  the rank whose thread made the API call: the launch, or the
+ *           wait itself for a sync record (CUPTI's correlation id,
+ *           thread ids of type SYSTEM = gettid);
  *   vote    the rank that owns most of the stream's other records (a
  *           tie: the lower rank);
  *   guess   the lowest rank on the device (counted: owner_guess).
