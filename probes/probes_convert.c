@@ -495,20 +495,12 @@ static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, con
     tl_corrmap cm = {0};
     tl_ctxdev cd = {.n = 0};
     tl_owner_rank ranks[256];
-    tl_probe_owners own = {.ranks = ranks};
+    tl_probe_owners own = {.n = 0};
     tl_probe_commidx comm = {0};
     size_t napi = 0, ngpu = 0;
-    int me = -1;
     CUpti_Activity *it;
     TL_CHECK(nround > 0 && nround <= 256, TL_ERR_INVAL, "probes: a round of %d ranks", nround);
-    for (int i = 0; i < nround; i++) {
-        ranks[i] = (tl_owner_rank){.device = round[i]->device,
-                                   .tid = round[i]->tid,
-                                   .streams = round[i]->streams,
-                                   .nstreams = round[i]->nstreams};
-        if (round[i] == p) me = i;
-    }
-    own.n = nround;
+    int me = tl_probe_owners_of_round(&own, ranks, round, nround, p);
     TL_CHECK(me >= 0, TL_ERR_INVAL, "probes: rank %d is not in its collection round", p->rank);
     TL_TRY(tl_probe_commidx_build(p, &comm));
     count_records(bufs, nbufs, &cd, &napi, &ngpu); /* pass 1 */

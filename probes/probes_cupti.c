@@ -86,8 +86,53 @@ tl_status tl_probe_cupti_env(unsigned *kinds, tl_cupti_api *api)
     else if (!strcmp(m, "all")) *api = TL_CUPTI_API_ALL;
     else
         return TL_FAIL(TL_ERR_INVAL, "TRILAP_CUPTI_API='%s' is neither 'driver' nor 'all' (unset: the runtime's "
-                       "launch, copy and memset calls)", m);
+                       "launch, copy, memset and host-wait calls)", m);
     return TL_OK;
+}
+
+/* API records relate GPU work to the host iteration that launched it and
+ * name the thread that made each call, so runtime calls that enqueue no
+ * work and do not wait (events, queries, attribute reads) are left out by
+ * name: recording every runtime call cost +21% per iteration of the
+ * traced three-stream loop on 2 H200s, the launch calls alone +3%
+ * (results/trace-overhead-allapi-h200x2, trace-overhead-h200x2). CUPTI
+ * honours per-API switches only as exceptions to an enabled kind. NCCL
+ * launches its kernels through the driver API; recording driver launches
+ * (the DRIVER kind, filtered the same way) cost +18% and still did not
+ * find NCCL's launches (NCCL 2.28.3), so it is off unless
+ * TRILAP_CUPTI_API=driver; TRILAP_CUPTI_API=all records every runtime and
+ * driver call. GPU records whose launch is not found keep iter -1 (counted
+ * in the iter_unknown metadata) and are placed by time by the analysis. */
+static const char *const tl_api_work_prefixes[] = {"cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
+                                                   "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch"};
+/* The host waits CUPTI's SYNCHRONIZATION records report. Their records
+ * carry no thread, and an event or context wait no stream, so between
+ * ranks sharing a process and a GPU only the API record of the call (its
+ * thread) says whose wait it is: without it every rank's
+ * cudaEventSynchronize was guessed, all into one rank's trace
+ * (results/multirank-h200/pcg-threads-r2: rank 1 held 3648, rank 0 none).
+ * The calls block, so their records cost what the wait hides.
+ * cudaStreamWaitEvent is left out: it does not block (recording it costs
+ * as a launch does), and its record names its stream, which the stream
+ * rule reads. */
+static const char *const tl_api_wait_prefixes[] = {"cudaEventSynchronize", "cudaStreamSynchronize",
+                                                   "cudaDeviceSynchronize", "cudaThreadSynchronize",
+                                                   "cuEventSynchronize",   "cuStreamSynchronize",
+                                                   "cuCtxSynchronize"};
+
+static int tl_name_has_prefix(const char *name, const char *const *prefixes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return 1;
+    return 0;
+}
+
+int tl_probe_cupti_api_recorded(const char *name)
+{
+    size_t nwork = sizeof tl_api_work_prefixes / sizeof *tl_api_work_prefixes;
+    size_t nwait = sizeof tl_api_wait_prefixes / sizeof *tl_api_wait_prefixes;
+    return tl_name_has_prefix(name, tl_api_work_prefixes, nwork) ||
+           tl_name_has_prefix(name, tl_api_wait_prefixes, nwait);
 }
 
 #if TL_HAVE_CUPTI
@@ -121,28 +166,6 @@ static const CUpti_CallbackId tl_runtime_quiet[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
     CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
 };
-/* API records only relate GPU work to the host iteration that launched it,
- * so runtime calls that enqueue no work (events, stream waits, queries,
- * attribute reads) are left out by name: recording every runtime call cost
- * +21% per iteration of the traced three-stream loop on 2 H200s, the launch
- * calls alone +3% (results/trace-overhead-allapi-h200x2, trace-overhead-
- * h200x2). CUPTI honours per-API switches only as exceptions to an enabled
- * kind. NCCL launches its kernels through the driver API; recording driver
- * launches (the DRIVER kind, filtered the same way) cost +18% and still did
- * not find NCCL's launches (NCCL 2.28.3), so it is off unless
- * TRILAP_CUPTI_API=driver; TRILAP_CUPTI_API=all records every runtime and
- * driver call. GPU records whose launch is not found keep iter -1 (counted
- * in the iter_unknown metadata) and are placed by time by the analysis. */
-static const char *const tl_api_work_prefixes[] = {"cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
-                                                   "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch"};
-
-static int tl_api_enqueues_work(const char *name)
-{
-    for (size_t i = 0; i < sizeof tl_api_work_prefixes / sizeof tl_api_work_prefixes[0]; i++)
-        if (strncmp(name, tl_api_work_prefixes[i], strlen(tl_api_work_prefixes[i])) == 0) return 1;
-    return 0;
-}
-
 static const struct {
     CUpti_ActivityKind kind;
     CUpti_CallbackDomain domain;
@@ -170,7 +193,7 @@ static CUptiResult tl_cupti_api_records(int enable, tl_cupti_api api)
         for (CUpti_CallbackId id = 1; id < tl_api_domains[d].nids; id++) {
             const char *name = NULL;
             if (cuptiGetCallbackName(tl_api_domains[d].domain, id, &name) != CUPTI_SUCCESS || !name ||
-                tl_api_enqueues_work(name))
+                tl_probe_cupti_api_recorded(name))
                 continue;
             if (tl_api_domains[d].domain == CUPTI_CB_DOMAIN_RUNTIME_API)
                 cuptiActivityEnableRuntimeApi(id, 0);

@@ -33,6 +33,21 @@ static const tl_owner_vote *find_vote(const tl_probe_owners *o, int device, uint
     return NULL;
 }
 
+/* Index of the lowest rank of the round on device (any device: every
+ * rank), -1 when none: by rank number, not by place in the round, which
+ * is the order the ranks reached collection (before, the first to arrive
+ * was taken for the lowest: rank 1 of a thread-launcher run got every
+ * guessed wait of rank 0). */
+static int lowest_rank(const tl_probe_owners *o, int device, int any_device)
+{
+    int best = -1;
+    for (int i = 0; i < o->n; i++)
+        if ((any_device || on_device(&o->ranks[i], device)) &&
+            (best < 0 || o->ranks[i].rank < o->ranks[best].rank))
+            best = i;
+    return best;
+}
+
 int tl_probe_owner_of(const tl_probe_owners *o, int device, uint32_t stream, uint32_t tid,
                       tl_owner_rule *rule)
 {
@@ -60,15 +75,18 @@ int tl_probe_owner_of(const tl_probe_owners *o, int device, uint32_t stream, uin
     const tl_owner_vote *v = find_vote(o, device, stream);
     if (v) {
         int best = -1;
-        for (int i = 0; i < o->n; i++)
-            if (v->count[i] && (best < 0 || v->count[i] > v->count[best])) best = i;
+        for (int i = 0; i < o->n; i++) /* a tie goes to the lower rank */
+            if (v->count[i] &&
+                (best < 0 || v->count[i] > v->count[best] ||
+                 (v->count[i] == v->count[best] && o->ranks[i].rank < o->ranks[best].rank)))
+                best = i;
         if (best >= 0) {
             *rule = TL_OWN_VOTE;
             return best;
         }
     }
     *rule = TL_OWN_GUESS;
-    return first;
+    return lowest_rank(o, device, 0);
 }
 
 int tl_probe_owner_of_wait(const tl_probe_owners *o, uint32_t tid, tl_owner_rule *rule)
@@ -81,7 +99,23 @@ int tl_probe_owner_of_wait(const tl_probe_owners *o, uint32_t tid, tl_owner_rule
             return i;
         }
     *rule = TL_OWN_GUESS;
-    return o->n > 0 ? 0 : -1;
+    return lowest_rank(o, -1, 1);
+}
+
+int tl_probe_owners_of_round(tl_probe_owners *o, tl_owner_rank *ranks, tl_probes *const *round,
+                             int nround, const tl_probes *p)
+{
+    int me = -1;
+    for (int i = 0; i < nround; i++) {
+        ranks[i] = (tl_owner_rank){.rank = round[i]->rank,
+                                   .device = round[i]->device,
+                                   .tid = round[i]->tid,
+                                   .streams = round[i]->streams,
+                                   .nstreams = round[i]->nstreams};
+        if (round[i] == p) me = i;
+    }
+    *o = (tl_probe_owners){.ranks = ranks, .n = nround};
+    return me;
 }
 
 tl_status tl_probe_owner_vote(tl_probe_owners *o, int device, uint32_t stream, int idx)

@@ -35,8 +35,15 @@ const char *tl_cupti_status_name(tl_cupti_status s);
 enum { TL_CUPTI_KIND_KERNEL, TL_CUPTI_KIND_MEMCPY, TL_CUPTI_KIND_MEMSET, TL_CUPTI_KIND_SYNC, TL_CUPTI_KIND_OVERHEAD,
        TL_CUPTI_NKINDS };
 /* Which API calls are recorded (TRILAP_CUPTI_API): the runtime's calls that
- * enqueue work (unset), the driver's too (driver), every call (all). */
+ * enqueue work or wait for it (unset), the driver's too (driver), every
+ * call (all). */
 typedef enum { TL_CUPTI_API_LAUNCH, TL_CUPTI_API_DRIVER, TL_CUPTI_API_ALL } tl_cupti_api;
+/* 1 when the API records of runtime or driver call name (as CUPTI names
+ * its callbacks, a version suffix or not) are recorded unless
+ * TRILAP_CUPTI_API=all: calls that enqueue work (a GPU record's launch,
+ * its iteration and thread) and host waits (the thread of a wait). Pure,
+ * in every build. */
+int tl_probe_cupti_api_recorded(const char *name);
 
 /* A finished host range: name id into the rank's name table. lane is
  * TL_ROLE_HOST for the program's ranges, TL_ROLE_P2P or TL_ROLE_COLL for
@@ -176,15 +183,20 @@ void tl_probe_nvtx_stream(const tl_probes *p, void *stream, const char *label);
  * device communication), so the device alone does not say; in order:
  *   device  the only rank of the round on the record's device;
  *   stream  the only rank that registered the record's (device, stream);
- *   thread  the rank whose thread made the launching API call (CUPTI's
- *           correlation id, thread ids of type SYSTEM = gettid);
- *   vote    the rank that owns most of the stream's other records;
- *   guess   the lowest rank on the device (counted: owner_guessed).
+ *   thread  the rank whose thread made the API call: the launch, or the
+ *           wait itself for a sync record (CUPTI's correlation id,
+ *           thread ids of type SYSTEM = gettid);
+ *   vote    the rank that owns most of the stream's other records (a
+ *           tie: the lower rank);
+ *   guess   the lowest rank on the device (counted: owner_guess).
+ * "Lowest" and "lower" by rank number: the round is in the order its
+ * ranks reached collection.
  * Every rank of the round applies the same rules to the same buffers, so
  * the union of their traces holds each record once. */
 typedef enum { TL_OWN_DEVICE, TL_OWN_STREAM, TL_OWN_THREAD, TL_OWN_VOTE, TL_OWN_GUESS,
                TL_OWN_COUNT } tl_owner_rule;
 typedef struct tl_owner_rank {
+    int rank;   /* the rank's number: "lowest rank" is by it */
     int device; /* TL_PROBE_ALL_DEVICES: every device (injection) */
     uint32_t tid;
     const tl_probe_streamreg *streams;
@@ -196,7 +208,7 @@ typedef struct tl_owner_vote {
     uint32_t *count; /* per rank of the round */
 } tl_owner_vote;
 typedef struct tl_probe_owners {
-    const tl_owner_rank *ranks; /* the round, in rank order */
+    const tl_owner_rank *ranks; /* the round, in the order its ranks reached collection */
     int n;
     tl_owner_vote *votes;
     size_t nvotes, capvotes;
@@ -211,6 +223,10 @@ int tl_probe_owner_of(const tl_probe_owners *o, int device, uint32_t stream, uin
  * whose thread called it (tid, 0: unknown), else the lowest rank, said
  * as guessed (as records of an unknown issuer are). */
 int tl_probe_owner_of_wait(const tl_probe_owners *o, uint32_t tid, tl_owner_rule *rule);
+/* The round's ranks (as they reached collection) into ranks[] (nround
+ * slots) and *o; returns p's index there, -1 when p is not in the round. */
+int tl_probe_owners_of_round(tl_probe_owners *o, tl_owner_rank *ranks, tl_probes *const *round, int nround,
+                             const tl_probes *p);
 /* Record that rank idx issued a record on (device, stream), for the vote. */
 tl_status tl_probe_owner_vote(tl_probe_owners *o, int device, uint32_t stream, int idx);
 void tl_probe_owners_free(tl_probe_owners *o);

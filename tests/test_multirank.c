@@ -24,9 +24,9 @@ TL_TEST(owner_shared_gpu)
     tl_probe_streamreg s0[] = {{.device = 0, .id = 13}, {.device = 0, .id = 14}};
     tl_probe_streamreg s1[] = {{.device = 0, .id = 15}, {.device = 0, .id = 16}};
     tl_probe_streamreg s2[] = {{.device = 1, .id = 13}};
-    tl_owner_rank ranks[] = {{.device = 0, .tid = 100, .streams = s0, .nstreams = 2},
-                             {.device = 0, .tid = 101, .streams = s1, .nstreams = 2},
-                             {.device = 1, .tid = 102, .streams = s2, .nstreams = 1}};
+    tl_owner_rank ranks[] = {{.rank = 0, .device = 0, .tid = 100, .streams = s0, .nstreams = 2},
+                             {.rank = 1, .device = 0, .tid = 101, .streams = s1, .nstreams = 2},
+                             {.rank = 2, .device = 1, .tid = 102, .streams = s2, .nstreams = 1}};
     tl_probe_owners o = {.ranks = ranks, .n = 3};
     tl_owner_rule rule;
     /* alone on its device: the device decides */
@@ -61,7 +61,7 @@ TL_TEST(owner_every_record_once)
     for (int r = 0; r < 4; r++) {
         s[r][0] = (tl_probe_streamreg){.device = 0, .id = (uint32_t)(20 + 2 * r)};
         s[r][1] = (tl_probe_streamreg){.device = 0, .id = (uint32_t)(21 + 2 * r)};
-        ranks[r] = (tl_owner_rank){.device = 0, .tid = (uint32_t)(500 + r), .streams = s[r], .nstreams = 2};
+        ranks[r] = (tl_owner_rank){.rank = r, .device = 0, .tid = (uint32_t)(500 + r), .streams = s[r], .nstreams = 2};
     }
     tl_probe_owners o = {.ranks = ranks, .n = 4};
     srand(7);
@@ -73,6 +73,33 @@ TL_TEST(owner_every_record_once)
         TL_ASSERT(got >= 0 && got < 4);
         if (registered || known) TL_ASSERT_EQ(got, issuer);
     }
+    tl_probe_owners_free(&o);
+}
+
+/* The round lists its ranks in the order they reached collection
+ * (tl_probes_destroy), not by rank: under the thread launcher rank 1
+ * often gets there first. "The lowest rank" of the guess, and the lower
+ * rank of a tied vote, are by rank number; before, they were the first
+ * rank to arrive, and rank 1's trace of pcg-threads-r2
+ * (results/multirank-h200) held every guessed wait of rank 0. */
+TL_TEST(owner_lowest_rank_by_number)
+{
+    tl_probe_streamreg s1[] = {{.device = 0, .id = 13}}, s0[] = {{.device = 0, .id = 16}};
+    tl_owner_rank ranks[] = {{.rank = 1, .device = 0, .tid = 101, .streams = s1, .nstreams = 1},
+                             {.rank = 0, .device = 0, .tid = 100, .streams = s0, .nstreams = 1}};
+    tl_probe_owners o = {.ranks = ranks, .n = 2};
+    tl_owner_rule rule;
+    int got = tl_probe_owner_of(&o, 0, 7, 0, &rule);
+    TL_ASSERT_MSG(got == 1 && rule == TL_OWN_GUESS, "a record of unknown issuer went to rank %d (rule %s), not rank 0",
+                  got >= 0 ? ranks[got].rank : -1, tl_owner_rule_name(rule));
+    got = tl_probe_owner_of_wait(&o, 0, &rule);
+    TL_ASSERT_MSG(got == 1 && rule == TL_OWN_GUESS, "a wait of unknown caller went to rank %d, not rank 0",
+                  got >= 0 ? ranks[got].rank : -1);
+    TL_ASSERT_OK(tl_probe_owner_vote(&o, 0, 7, 0));
+    TL_ASSERT_OK(tl_probe_owner_vote(&o, 0, 7, 1));
+    got = tl_probe_owner_of(&o, 0, 7, 0, &rule);
+    TL_ASSERT_MSG(got == 1 && rule == TL_OWN_VOTE, "a tied vote went to rank %d, not rank 0",
+                  got >= 0 ? ranks[got].rank : -1);
     tl_probe_owners_free(&o);
 }
 
@@ -149,8 +176,8 @@ TL_TEST(wait_on_a_context_without_work_kept)
 {
     tl_probe_streamreg s0[] = {{.device = 0, .id = 13, .lane = TL_ROLE_COMPUTE}};
     tl_probe_streamreg s1[] = {{.device = 1, .id = 13, .lane = TL_ROLE_P2P}};
-    tl_owner_rank ranks[] = {{.device = 0, .tid = 100, .streams = s0, .nstreams = 1},
-                             {.device = 1, .tid = 101, .streams = s1, .nstreams = 1}};
+    tl_owner_rank ranks[] = {{.rank = 0, .device = 0, .tid = 100, .streams = s0, .nstreams = 1},
+                             {.rank = 1, .device = 1, .tid = 101, .streams = s1, .nstreams = 1}};
     tl_probe_owners own = {.ranks = ranks, .n = 2};
     tl_probes p[2];
     for (int i = 0; i < 2; i++) {
@@ -190,6 +217,71 @@ TL_TEST(wait_on_a_context_without_work_kept)
     TL_ASSERT_EQ(tl_probe_keep_own(&k, &by_none, &one), 1);
     TL_ASSERT_EQ(one.recs[0].device, 0);
     TL_ASSERT_EQ(one.by_rule[TL_OWN_DEVICE], 1);
+}
+
+/* The situation of results/multirank-h200/pcg-threads-r2: two thread
+ * ranks share device 0 and a process, each calls cudaEventSynchronize
+ * (no stream: CUPTI_SYNCHRONIZATION_INVALID_VALUE, read as 0) from its
+ * own thread, and rank 1 reached collection first. CUPTI's sync record
+ * names no thread; its correlation id finds the API record of the call,
+ * kept by default (tl_probe_cupti_api_recorded), whose thread decides.
+ * Before, that API record was left out with the calls that enqueue no
+ * work, every wait was guessed and went to the first rank of the round:
+ * rank 1 held 3648 cudaEventSynchronize rows, rank 0 none. A wait whose
+ * call is not found still goes to rank 0, the lowest, counted. */
+TL_TEST(thread_ranks_event_waits_kept_by_their_caller)
+{
+    static const char *const waits[] = {"cudaEventSynchronize_v3020", "cudaStreamSynchronize_v3020",
+                                        "cudaStreamSynchronize_ptsz_v7000", "cudaDeviceSynchronize_v3020",
+                                        "cuEventSynchronize", "cuStreamSynchronize", "cuCtxSynchronize"};
+    for (size_t i = 0; i < sizeof waits / sizeof waits[0]; i++)
+        TL_ASSERT_MSG(tl_probe_cupti_api_recorded(waits[i]), "%s: its API record (the waiting thread) is left out",
+                      waits[i]);
+    TL_ASSERT(tl_probe_cupti_api_recorded("cudaLaunchKernel_v7000"));
+    TL_ASSERT(!tl_probe_cupti_api_recorded("cudaStreamQuery_v3020")); /* polled: left out */
+    TL_ASSERT(!tl_probe_cupti_api_recorded("cudaEventRecord_v3020"));
+
+    tl_probes p[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&p[i], 0, sizeof p[i]);
+        p[i].rank = i;
+        p[i].device = 0;
+        p[i].tid = (uint32_t)(4000 + i);
+        p[i].streams[0] = (tl_probe_streamreg){.device = 0, .id = (uint32_t)(16 - 3 * i), .lane = TL_ROLE_COMPUTE};
+        p[i].nstreams = 1;
+    }
+    tl_probes *const round[] = {&p[1], &p[0]}; /* as they reached collection */
+    tl_owner_rank ranks[2];
+    tl_probe_owners own;
+    tl_trace_record wait = rec_on(TL_KIND_SYNC, "cudaEventSynchronize", 0, TL_ROLE_OTHER);
+    const tl_probe_cand by[3] = {{.r = wait, .stream = 0, .tid = 4000, .known = 1, .launch = 150},
+                                 {.r = wait, .stream = 0, .tid = 4001, .known = 1, .launch = 150},
+                                 {.r = wait, .stream = 0}}; /* its call not found */
+    tl_probe_commidx comm = {0};
+    tl_trace_record kept[2][3];
+    tl_probe_gpu g[2];
+    int got[2][3];
+    for (int r = 0; r < 2; r++) {
+        int me = tl_probe_owners_of_round(&own, ranks, round, 2, &p[r]);
+        TL_ASSERT_EQ(me, 1 - r);
+        g[r] = (tl_probe_gpu){.recs = kept[r]};
+        const tl_probe_keep k = {.p = &p[r], .own = &own, .me = me, .comm = &comm, .off = 0};
+        for (int c = 0; c < 3; c++) got[r][c] = tl_probe_keep_own(&k, &by[c], &g[r]);
+        tl_probe_owners_free(&own);
+    }
+    TL_ASSERT_MSG(got[0][0] && !got[1][0], "rank 0's wait kept by rank 0: %d, rank 1: %d", got[0][0], got[1][0]);
+    TL_ASSERT_MSG(!got[0][1] && got[1][1], "rank 1's wait kept by rank 0: %d, rank 1: %d", got[0][1], got[1][1]);
+    TL_ASSERT_MSG(got[0][2] && !got[1][2], "a wait of unknown caller kept by rank 0: %d, rank 1: %d", got[0][2],
+                  got[1][2]);
+    TL_ASSERT_EQ(g[0].by_rule[TL_OWN_THREAD], 1);
+    TL_ASSERT_EQ(g[0].by_rule[TL_OWN_GUESS], 1);
+    TL_ASSERT_EQ(g[1].by_rule[TL_OWN_THREAD], 1);
+    TL_ASSERT_EQ(g[1].by_rule[TL_OWN_GUESS], 0);
+    for (int r = 0; r < 2; r++)
+        for (size_t i = 0; i < g[r].n; i++) {
+            TL_ASSERT_EQ(g[r].recs[i].rank, r);
+            TL_ASSERT_EQ(g[r].recs[i].lane, TL_ROLE_OTHER); /* no stream: no registered lane */
+        }
 }
 
 /* ---- classes and the wait/transfer split ---------------------------------- */
@@ -1316,7 +1408,9 @@ TL_TEST(every_committed_trace_loads)
     free(inputs);
 }
 
-TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
+TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, owner_shared_gpu, owner_every_record_once,
+             owner_lowest_rank_by_number, thread_ranks_event_waits_kept_by_their_caller,
+             copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
              host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd,
              fdtd_starved_remedy_names_fdtd_options, bench_remedies_speak_bench,

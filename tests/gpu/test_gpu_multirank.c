@@ -1,8 +1,9 @@
 /* Multi-rank truth on one GPU (DESIGN.md "Wave 3"): ranks sharing the GPU
  * over --device-comm host, as threads of one process and as MPI processes,
  * traced with CUPTI. Every GPU record is in exactly one rank's trace, the
- * ranks issue the same work, the host-staged communication is in the trace
- * (the host's exchanges, the staging copies on the p2p/coll lanes) and the
+ * ranks issue the same work and keep their own host waits, the
+ * host-staged communication is in the trace (the host's exchanges, the
+ * staging copies on the p2p/coll lanes) and the
  * analysis counts it: U_comm > 0 on every rank, and diagnose names the
  * exposed communication; a one-rank run has no communication finding. */
 #include <stdio.h>
@@ -22,7 +23,7 @@ static void need_gpu(void)
               "--max-iterations 40 --warmup 0 --repeat 1 --cupti"
 
 typedef struct rank_rows {
-    long kernels, copies, comm_copies, marks;
+    long kernels, copies, comm_copies, marks, event_waits;
     long long *key; /* start_ns of GPU rows, for the disjointness check */
     size_t n, cap;
 } rank_rows;
@@ -53,6 +54,7 @@ static void read_rank(const char *dir, int rank, rank_rows *rr)
         rr->copies += !strcmp(kind, "memcpy");
         rr->comm_copies += !strcmp(kind, "memcpy") && (!strcmp(lane, "p2p") || !strcmp(lane, "coll"));
         rr->marks += !strcmp(kind, "host") && (!strcmp(lane, "p2p") || !strcmp(lane, "coll"));
+        rr->event_waits += !strcmp(kind, "sync") && !strcmp(fld[6], "cudaEventSynchronize");
         if (!gpu) continue;
         if (rr->n == rr->cap) {
             rr->cap = rr->cap ? 2 * rr->cap : 1024;
@@ -93,6 +95,13 @@ static void check_attribution(const char *dir, int nranks, int same_work)
     for (int r = 1; r < nranks && same_work; r++)
         TL_ASSERT_MSG(rr[r].kernels * 10 >= rr[0].kernels * 9 && rr[r].kernels * 9 <= rr[0].kernels * 10,
                       "rank %d: %ld kernels, rank 0: %ld", r, rr[r].kernels, rr[0].kernels);
+    /* a wait is its caller's (the thread rule): before, thread ranks'
+     * cudaEventSynchronize were all guessed into one rank's trace */
+    TL_ASSERT_MSG(!same_work || rr[0].event_waits > 0, "rank 0: no cudaEventSynchronize rows");
+    for (int r = 1; r < nranks && same_work; r++)
+        TL_ASSERT_MSG(rr[r].event_waits * 10 >= rr[0].event_waits * 9 &&
+                          rr[r].event_waits * 9 <= rr[0].event_waits * 10,
+                      "rank %d: %ld cudaEventSynchronize rows, rank 0: %ld", r, rr[r].event_waits, rr[0].event_waits);
     qsort(all, n, sizeof *all, cmp_ll);
     for (size_t i = 1; i < n; i++) TL_ASSERT_MSG(all[i] != all[i - 1], "a GPU record in two ranks' traces");
     free(all);
