@@ -36,7 +36,9 @@ struct tl_gzin {
 #endif
 };
 
+#if TL_HAVE_ZLIB
 static void gz_first_bytes(tl_gzin *in);
+#endif
 
 /* The reader, or NULL with the reason in why (a tl_status code returned). */
 static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t nwhy)
