@@ -26,6 +26,7 @@ typedef struct solver_opts {
     int method;    /* METHOD_* */
     int partition; /* PART_* */
     int64_t iters;
+    int gpu_of_file; /* --platform taken from the platform file's trilap_platform */
 } solver_opts;
 
 enum { PART_BLOCK, PART_METIS };
@@ -278,7 +279,9 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         if (sch[i]->id == TL_SCHED_TWO_STREAM) two = us;
         /* against two-stream, which runs first when it is asked for
          * (two_stream_first); without it there is nothing to compare */
-        char speedup[32] = "-", speedup_csv[32] = "NaN";
+        /* an empty CSV field where there is none, as trilap-analyze and the
+         * results files leave a missing figure (NaN before qa-model11) */
+        char speedup[32] = "-", speedup_csv[32] = "";
         if (two > 0) {
             snprintf(speedup, sizeof speedup, "%.3f", two / us);
             snprintf(speedup_csv, sizeof speedup_csv, "%.4f", two / us);
@@ -355,8 +358,8 @@ static void print_preamble(const solver_opts *o, const tl_mcli *cli, const tl_mc
                "%.4g\n",
                o->platform_file, r, c->nccl_rate);
         char target[512];
-        snprintf(target, sizeof target, ": the GPU of --platform %s, %s; its network is not simulated, the file's is",
-                 p->name, p->gpu);
+        snprintf(target, sizeof target, ": the GPU of %s, %s%s; its network is not simulated, the file's is",
+                 p->name, p->gpu, o->gpu_of_file ? ", as the file names it (" TL_MPLATFORM_GPU_PROP ")" : ", --platform");
         print_kernels(c, p, k, target);
     } else {
         printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
@@ -380,8 +383,8 @@ static tl_status begin_results(const solver_opts *o, const tl_mcli *cli, const t
 {
     char plat[4200], extra[16384];
     if (o->platform_file)
-        snprintf(plat, sizeof plat, "%s (a SimGrid platform file; kernels: the GPU of --platform %s)",
-                 o->platform_file, p->name);
+        snprintf(plat, sizeof plat, "%s (a SimGrid platform file; kernels: the GPU of %s%s)", o->platform_file,
+                 o->gpu_of_file ? "" : "--platform ", p->name);
     else
         snprintf(plat, sizeof plat, "%s", p->name);
     snprintf(extra, sizeof extra,
@@ -462,6 +465,17 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     if (o.platform_file && S_ISDIR(sb.st_mode)) {
         tl_mcli_error("--platform-file: %s: a folder, where a file is read", o.platform_file);
         return 1;
+    }
+    /* the GPU the file was exported for, unless --platform names one */
+    o.gpu_of_file = 0;
+    if (o.platform_file && !tl_mcli_given(cli, &o.platform)) {
+        const tl_mplatform *named;
+        if (tl_mplatform_named_by(o.platform_file, &named) != TL_OK) return 1; /* its line names the file */
+        if (named) {
+            p = named;
+            o.platform = named->name;
+            o.gpu_of_file = 1;
+        }
     }
     tl_mcalib c;
     char calib[4096];

@@ -50,6 +50,16 @@ int tl_mplatform_gpus_refused(const tl_mplatform *p, const int *counts, int n, c
  * every route listed: a file for any job (trilap-model platform). */
 tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path);
 
+/* The zone property of a written file naming the built-in platform it was
+ * written for (`<prop id="trilap_platform" value="h100-ndr"/>`). */
+#define TL_MPLATFORM_GPU_PROP "trilap_platform"
+/* The built-in platform a platform file names by that property, as
+ * `trilap-model platform` writes it: TL_OK with *out NULL where the file
+ * names none (a user's own); TL_ERR_PARSE, said in one line naming the
+ * file and line, where it names no built-in one; TL_ERR_IO where it
+ * cannot be read. */
+tl_status tl_mplatform_named_by(const char *path, const tl_mplatform **out);
+
 struct tl_mjob;
 /* The same platform for j's ranks with only the routes j's messages take
  * (tl_mjob_each_route), which is all SimGrid looks up: the same

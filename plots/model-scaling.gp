@@ -28,7 +28,8 @@ if (!exists("dir")) dir = dirname(ARG0)
 gp_prog = "model-scaling.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "gpus schedule iter_us speedup_vs_two_stream"
-# the speedup is NaN in a file without two-stream: its labels are left out
+# the speedup is missing (empty; NaN before qa-model11) in a file without
+# two-stream: its labels are left out
 gp_numbers = "gpus iter_us"
 # the file is read below before common.gp sets the output: checked first
 set datafile separator comma
@@ -95,8 +96,8 @@ set xrange [0.4:ng + 0.6]
 do for [k = 1:ng] { set xtics add (word(glist, k) k) }
 scolors = "2062260 14034728 2924588 16744206 9725885"
 pick(name) = strcol("schedule") eq name ? column("iter_us") : 1/0
-# the speedups only where a three-split row has one (a number: NaN without
-# two-stream): a one-row file without one crashed gnuplot 5.4 (a
+# the speedups only where a three-split row has one (a number: empty or NaN
+# without two-stream): a one-row file without one crashed gnuplot 5.4 (a
 # segfault, a 0-byte figure left)
 has_speedup(dummy) = strcol("schedule") eq "three-split" && column("speedup_vs_two_stream") == column("speedup_vs_two_stream")
 stats file using (has_speedup(0) ? 1 : 0) nooutput
