@@ -57,6 +57,15 @@ int tl_an_ival_is_comm(const tl_an_ival *v);
 /* A communication operation that can be matched across ranks: an NCCL
  * kernel or a host communication mark (copies are parts of those). */
 int tl_an_ival_is_comm_op(const tl_an_ival *v);
+/* Does activity v count in the selection [w0, w1): time inside it, or, of
+ * no length, starting in it? Every count of a selection asks this (the
+ * "# communication:" line, the waiting table, diagnose's staging copies),
+ * so a count and the times summed beside it cover the same records. */
+int tl_an_ival_in_selection(const tl_an_ival *v, int64_t w0, int64_t w1);
+/* Is the host mark named `name` a non-blocking post (trilap's split-phase
+ * operations: "p2p:halo_post", "coll:allreduce_post")? It returns once
+ * posted, waiting for no peer: its time is no waiting (match.c). */
+int tl_an_mark_is_post(const char *name);
 
 /* Sort by start (then longer first, so containers come before contents). */
 void tl_an_ival_sort(tl_an_ival *v, size_t n);
@@ -199,6 +208,10 @@ typedef struct tl_an_meta {
      * --iter-nvtx (count 0: none) */
     char nvtx_steps_name[64];
     int64_t nvtx_steps;
+    /* GPU and API records the probes gave this rank by the last rule,
+     * the guess (metadata owner_guess; probes/README.md "Which rank a
+     * record belongs to"): ranks sharing a GPU and a process */
+    int64_t owner_guess;
 } tl_an_meta;
 
 /* How the ranks of a run were put on one clock, in one line for the
@@ -206,6 +219,10 @@ typedef struct tl_an_meta {
  * its own host's clock, offsets unknown: ..."), from their metadata. m[k]
  * is at (const char *)m + k * stride (the meta of a result array). */
 void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len);
+/* Which ranks' files hold records whose rank the probes guessed, and how
+ * many, in one line for a "# note:" (out), or NULL where none does: the
+ * per-rank figures of those ranks may mix ranks' records. m as above. */
+const char *tl_an_guessed_owners_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len);
 
 /* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written;
  * tl_an_run_overlap / tl_an_ops_build flag: the ranks' clock offsets
@@ -443,6 +460,7 @@ typedef struct tl_an_op {
     int64_t first_end;/* earliest end: the ranks ran it together if arrive < first_end */
     int last_rank;    /* index (in rank-file order) of the last rank */
     int in_span;      /* set by tl_an_ops_split: counted on some rank (its part there has time in that rank's window) */
+    int post;         /* a non-blocking post (tl_an_mark_is_post): it waits for nobody */
 } tl_an_op;
 
 typedef struct tl_an_ops {
@@ -471,6 +489,10 @@ int64_t tl_an_offset_median(int64_t *d, size_t n);
 /* The ranks' kernels of op ran at the same time (the last started before
  * the first ended): a pair that did not is not one operation. */
 int tl_an_op_together(const tl_an_op *op);
+/* An operation whose ranks waited for each other: one that ran together
+ * and is no post (a non-blocking post returns without its peers). Only
+ * these have waiting, a last rank and a delay (match.c). */
+int tl_an_op_waits(const tl_an_op *op);
 
 /* Rank file f's matched operations split at the last arrival (on its own
  * clock: plus its offset): [start, arrive) flagged TL_AN_F_WAIT, [arrive,

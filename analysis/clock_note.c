@@ -119,3 +119,28 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
                  meta_at(m, 0, stride)->clock);
     }
 }
+
+/* The thread launcher's ranks share a GPU and a process, and CUPTI hands
+ * every record to one collector: a record no rule could give its rank went
+ * to a guessed one (owner_guess=3656 on rank 1 of a 2-rank thread run),
+ * which the figures of that rank then hold as its own. */
+const char *tl_an_guessed_owners_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len)
+{
+    size_t nguess = 0;
+    int w = 0;
+    for (size_t k = 0; k < n && w >= 0 && (size_t)w < len; k++) {
+        const tl_an_meta *x = meta_at(m, k, stride);
+        if (x->owner_guess <= 0) continue;
+        w += snprintf(out + w, len - (size_t)w, nguess ? ", rank %d's %lld" : "rank %d's file holds %lld", x->rank,
+                      (long long)x->owner_guess);
+        nguess++;
+    }
+    if (!nguess) return NULL;
+    if (w >= 0 && (size_t)w < len)
+        snprintf(out + w, len - (size_t)w,
+                 " GPU or API records whose rank the probes guessed (owner_guess; ranks sharing a GPU and a process, "
+                 "no rule of probes/README.md \"Which rank a record belongs to\" decided): %s per-rank figures may "
+                 "mix ranks' records",
+                 nguess > 1 ? "their" : "its");
+    return out;
+}

@@ -200,7 +200,10 @@ static tl_status facts_carriers(rank_diag *d, const tl_an_names *nm, const tl_an
     tl_status st = TL_OK;
     TL_TRY(union_of(rk, nm, pred_nccl, d->w0, d->w1, &d->u_nccl));
     TL_TRY(union_of(rk, nm, is_host_comm, d->w0, d->w1, &d->u_host));
-    for (size_t j = 0; j < rk->n; j++) d->n_staging += is_staging_copy(nm, &rk->v[j]);
+    /* counted over the selection, as the host exchanges beside them (run.c;
+     * it counted the whole file's: 814 copies beside 22 exchanges) */
+    for (size_t j = 0; j < rk->n; j++)
+        d->n_staging += is_staging_copy(nm, &rk->v[j]) && tl_an_ival_in_selection(&rk->v[j], d->w0, d->w1);
     TL_TRYGOTO(segments(rk, nm, is_host_p2p, d->w0, d->w1, &p, &np), st, fail);
     TL_TRYGOTO(segments(rk, nm, is_host_coll, d->w0, d->w1, &c, &nc), st, fail);
     d->u_host_p2p = seg_total(p, np);
@@ -1080,7 +1083,20 @@ typedef struct remedy_text {
     /* on host-only ranks, where it differs: the other points at rules or
      * figures that are n/a there (host-staging, GPU streams) */
     const char *host;
+    /* on GPU ranks whose host carries their communication (no NCCL
+     * kernel), where it differs: advice on NCCL kernels and their streams
+     * fits no such rank */
+    const char *staged;
 } remedy_text;
+
+/* Which of a rule's remedy texts fits a rank */
+typedef enum { REM_GPU, REM_HOST, REM_STAGED, NREM } remedy_kind;
+
+static remedy_kind remedy_kind_of(const tl_an_rank_result *r)
+{
+    if (tl_an_rank_host_only(r)) return REM_HOST;
+    return r->n_nccl == 0 && r->n_marks > 0 ? REM_STAGED : REM_GPU;
+}
 
 /* trilap-bench's host-staging and serialised-host-lane: tristream has no
  * host path to advise (it refuses ranks without a GPU) */
@@ -1155,7 +1171,14 @@ static const rule rules[] = {
      .remedy = {[PROG_SOLVE] = {.gpu = "if the communication kernels share the compute stream, give them their own "
                                        "stream (the p2p/coll lanes); otherwise a cudaStreamWaitEvent makes compute "
                                        "wait for the whole communication (a missing or wrong event dependency): "
-                                       "wait only for the data the kernel reads."},
+                                       "wait only for the data the kernel reads.",
+                                .staged = "the host carries this rank's communication (--device-comm host: copies "
+                                          "to the host, the exchange on its thread, copies back), so it overlaps "
+                                          "only compute kernels launched before it: launch the kernels that do not "
+                                          "need its data first (the interior rows of the SpMV while the halo "
+                                          "moves, the pipelined methods' SpMV under the reduction) and post the "
+                                          "exchange after them; with one GPU per rank, --device-comm nccl moves "
+                                          "it on streams of its own."},
                 [PROG_FDTD] = {.gpu = "without --overlap the exchange starts after the whole update and the next "
                                       "step waits for it: run with --overlap (the inner points of the last local "
                                       "step are updated while the ghosts move); with it, a compute kernel that "
@@ -1163,7 +1186,12 @@ static const rule rules[] = {
                 [PROG_OTHER] = {.gpu = "if the communication kernels share the compute stream, give them their own "
                                        "stream; otherwise a cudaStreamWaitEvent makes compute wait for the whole "
                                        "communication (a missing or wrong event dependency): wait only for the "
-                                       "data the kernel reads."},
+                                       "data the kernel reads.",
+                                .staged = "the host carries this rank's communication (copies to the host, an "
+                                          "exchange on the CPU, copies back), so it overlaps only compute kernels "
+                                          "launched before it: launch the kernels that do not need its data first "
+                                          "and exchange after them; with one GPU per rank, let NCCL or CUDA-aware "
+                                          "MPI move the device buffers on streams of their own."},
                 [PROG_TORCH] = {.gpu = "PyTorch runs a process group's NCCL kernels on a stream of their own, so "
                                        "nothing overlaps when the program waits for each collective as soon as it "
                                        "is issued (a blocking call, work.wait() or torch.cuda.synchronize() next): "
@@ -1345,17 +1373,18 @@ enum { NRULES = sizeof rules / sizeof rules[0] };
 
 static double threshold(const diag_opts *o, const rule *ru) { return *(const double *)((const char *)o + ru->thr); }
 
-/* The rule's remedy for the program on a GPU rank (host 0) or a host-only
- * one: the program's own (a PyTorch program's: else the other programs'),
- * else trilap-solve's; on a host-only rank its host text, else its GPU one. */
-static const char *remedy_of(const rule *ru, prog_kind p, int host)
+/* The rule's remedy for the program on a rank of kind k: the program's own
+ * (a PyTorch program's: else the other programs'), else trilap-solve's; on
+ * a host-only or host-staged rank its text for those, else its GPU one. */
+static const char *remedy_of(const rule *ru, prog_kind p, remedy_kind k)
 {
     if (p == PROG_TORCH && !ru->remedy[p].gpu) p = PROG_OTHER;
     const remedy_text *own = &ru->remedy[p], *dflt = &ru->remedy[PROG_SOLVE];
     const char *gpu = own->gpu ? own->gpu : dflt->gpu;
-    if (!host) return gpu;
-    if (own->host) return own->host;
-    return own->gpu || !dflt->host ? gpu : dflt->host;
+    if (k == REM_GPU) return gpu;
+    const char *mine = k == REM_HOST ? own->host : own->staged, *solve = k == REM_HOST ? dflt->host : dflt->staged;
+    if (mine) return mine;
+    return own->gpu || !solve ? gpu : solve;
 }
 
 static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
@@ -1388,7 +1417,8 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
 }
 
 /* Where the iteration numbers printed are not the program's (a rerun),
- * and where the trace holds GPU rows no tracer records. */
+ * where the trace holds GPU rows no tracer records, and where the probes
+ * guessed whose some records were. */
 static void print_reruns(const tl_an_rank_result *res, size_t nr)
 {
     char say[512];
@@ -1396,6 +1426,9 @@ static void print_reruns(const tl_an_rank_result *res, size_t nr)
         if (tl_an_reruns_say(&res[r].meta, say, sizeof say)) printf("# iterations: %s\n", say);
         if (tl_an_odd_rows_say(&res[r].meta, say, sizeof say)) printf("# note: %s\n", say);
     }
+    char guessed[1024];
+    if (nr && tl_an_guessed_owners_say(&res[0].meta, nr, sizeof *res, guessed, sizeof guessed))
+        printf("# note: %s\n", guessed);
 }
 
 /* What did overlap, and how long operations waited for their last rank. */
@@ -1452,19 +1485,23 @@ static void na_add(not_applied *na, int rank, const char *why)
     na->n++;
 }
 
-/* A finding with the remedy of the ranks it fired on: a host-only rank's
- * where it has its own (fired_host: those ranks), the rule's elsewhere. */
-static void print_finding(int nfind, const rule *ru, prog_kind prog, const evidence *ev, int any_gpu,
-                          const not_applied *fired_host)
+/* A finding with the remedy of the ranks it fired on: a host-only or
+ * host-staged rank's where it has its own (fired[k]: those ranks), the
+ * rule's elsewhere (fired[REM_GPU]); the ranks named where two differ. */
+static void print_finding(int nfind, const rule *ru, prog_kind prog, const evidence *ev, const not_applied *fired)
 {
+    static const char *const what[NREM] = {"", "host-only", "host-staged"};
     printf("FINDING %d [%s]: %s\n  %s\n%s", nfind, ru->name, ru->headline, ru->evidence ? ru->evidence : "evidence:",
            ev->text);
-    if (any_gpu) printf("  remedy: %s\n", remedy_of(ru, prog, 0));
-    if (fired_host->n && any_gpu)
-        printf("  remedy on host-only rank%s %s: %s\n", fired_host->n > 1 ? "s" : "", fired_host->ranks,
-               remedy_of(ru, prog, 1));
-    else if (fired_host->n)
-        printf("  remedy: %s\n", remedy_of(ru, prog, 1));
+    int kinds = 0;
+    for (int k = 0; k < NREM; k++) kinds += fired[k].n > 0;
+    for (int k = 0; k < NREM; k++) {
+        if (!fired[k].n) continue;
+        if (k == REM_GPU || kinds == 1) printf("  remedy: %s\n", remedy_of(ru, prog, (remedy_kind)k));
+        else
+            printf("  remedy on %s rank%s %s: %s\n", what[k], fired[k].n > 1 ? "s" : "", fired[k].ranks,
+                   remedy_of(ru, prog, (remedy_kind)k));
+    }
     putchar('\n');
 }
 
@@ -1514,16 +1551,16 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
         const rule *ru = &rules[i];
         ev->len = 0;
         ev->text[0] = '\0';
-        int any = 0, any_gpu = 0;
-        not_applied na = {0}, fired_host = {0};
+        int any = 0;
+        not_applied na = {0}, fired[NREM] = {{0}};
         for (size_t r = 0; r < nr; r++) {
             measured mv = {.value = NAN, .also = "-"};
             int found = ru->verdict(s, r, &mv, ev);
             any |= found;
-            if (found && remedy_of(ru, prog, 1) != remedy_of(ru, prog, 0) && tl_an_rank_host_only(&s->res[r]))
-                na_add(&fired_host, s->rd[r].rank, NULL);
-            else
-                any_gpu |= found;
+            remedy_kind k = remedy_kind_of(&s->res[r]);
+            if (found) /* its own text, where the rule has one for its kind */
+                na_add(&fired[remedy_of(ru, prog, k) != remedy_of(ru, prog, REM_GPU) ? k : REM_GPU], s->rd[r].rank,
+                       NULL);
             if (mv.na) na_add(&na, s->rd[r].rank, mv.na);
             TL_TRYGOTO(tl_an_table_row(t), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, ru->name), st, fail);
@@ -1535,7 +1572,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
             TL_TRYGOTO(tl_an_table_str(t, mv.also), st, fail);
         }
         if (any)
-            print_finding(++nfind, ru, prog, ev, any_gpu, &fired_host);
+            print_finding(++nfind, ru, prog, ev, fired);
         else if (na.n == nr)
             printf("n/a [%s]: does not apply: rank%s %s %s %s\n", ru->name, nr > 1 ? "s" : "", na.ranks,
                    nr > 1 ? "are" : "is", na.why);

@@ -337,13 +337,14 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);
     size_t nby = 0;
     for (size_t i = 0; i < ops->nop; i++)
-        if (ops->op[i].in_span && tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
+        if (ops->op[i].in_span && tl_an_op_waits(&ops->op[i])) by[nby++] = &ops->op[i];
     qsort(by, nby, sizeof *by, cmp_delay);
     TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation, of those "
                                             "whose kernels ran together on every rank (the last started before the "
-                                            "first ended: else not one operation) and counted on some rank (its "
-                                            "part there has time in that rank's window)"),
+                                            "first ended: else not one operation), posts left out (a non-blocking "
+                                            "post waits for nobody), and counted on some rank (its part there has "
+                                            "time in that rank's window)"),
                st, fail);
     static const char *const dcols[][2] = {{"operation", ""}, {"k", ""}, {"iter", ""}, {"last_rank", ""},
                                            {"delay", "us"}};
@@ -509,6 +510,9 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         if (tl_an_odd_rows_say(&res[r].meta, say, sizeof say))
             TL_TRYGOTO(tl_an_table_meta(t, "note", "%s", say), st, fail);
     }
+    char guessed[1024];
+    if (nr && tl_an_guessed_owners_say(&res[0].meta, nr, sizeof *res, guessed, sizeof guessed))
+        TL_TRYGOTO(tl_an_table_meta(t, "note", "%s", guessed), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; communication = NCCL kernels, copies "
                                               "serving a halo or reduction, the host's own exchanges; waiting = "
                                               "before the last rank arrived; hidden = |transfer∩compute|/U(transfer), "

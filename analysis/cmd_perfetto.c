@@ -308,6 +308,9 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     }
     printf("# ranks: %zu\n# events: %d written to %s (%d launch -> kernel flows; open in https://ui.perfetto.dev)\n", nr,
            s.nevents, o.out, s.nflows);
+    char guessed[1024];
+    if (nr && tl_an_guessed_owners_say(&res[0].meta, nr, sizeof *res, guessed, sizeof guessed))
+        printf("# note: %s\n", guessed);
     /* why its counts exceed breakdown's, which counts the records starting
      * in the window (pcg-128: 8011 tl_update_kernel here, 6008 there) */
     int whole = !o.c.iters || tl_an_iters_all(oo.iter_lo, oo.iter_hi); /* 0: selects the window */

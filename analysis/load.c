@@ -207,6 +207,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
         if (found) meta->device = (int)x;
     }
     TL_TRYGOTO(meta_i64(rd, path, "dropped", &meta->dropped, &found), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "owner_guess", &meta->owner_guess, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &meta->w0, &fw0), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &meta->w1, &fw1), st, fail);
     const char *s = tl_trace_reader_meta(rd, "host");

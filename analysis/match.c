@@ -37,6 +37,8 @@ void tl_an_opseq_number(tl_an_opseq *v, size_t n)
 
 int tl_an_op_together(const tl_an_op *op) { return op->arrive < op->first_end; }
 
+int tl_an_op_waits(const tl_an_op *op) { return !op->post && tl_an_op_together(op); }
+
 /* The communication operations of a loaded rank (before any split),
  * numbered for pairing: at is the index in rk->v. */
 static tl_status rank_opseq(const tl_an_rank *rk, tl_an_opseq **out, size_t *nout)
@@ -62,6 +64,7 @@ static tl_status rank_opseq(const tl_an_rank *rk, tl_an_opseq **out, size_t *nou
 typedef struct rop {
     int64_t group, start, end, iter;
     uint32_t key, label;
+    int post; /* a non-blocking post (tl_an_mark_is_post) */
 } rop;
 
 typedef struct rank_ops {
@@ -88,7 +91,8 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
         const tl_an_ival *v = &rk.v[q[i].at];
         const tl_an_oplabel *ol = q[i].group != TL_AN_WHOLE ? tl_an_rank_oplabel(&rk, v) : NULL;
         ro->v[i] = (rop){.group = q[i].group, .start = v->start, .end = v->end, .iter = v->iter, .key = q[i].key,
-                         .label = ol ? ol->label : q[i].key};
+                         .label = ol ? ol->label : q[i].key,
+                         .post = v->kind == TL_KIND_HOST && tl_an_mark_is_post(tl_an_names_get(names, v->name))};
     }
     ro->n = m;
 fail:
@@ -140,7 +144,7 @@ static tl_status match_one(tl_an_ops *o, const rank_ops *ro, size_t nf, const si
 {
     const rop *r0 = &ro[0].v[lo[0] + k];
     tl_an_op op = {.name = r0->key, .label = r0->label, .named = r0->group != TL_AN_WHOLE, .group = r0->group,
-                   .k = (int64_t)k, .arrive = INT64_MIN, .first = INT64_MAX, .first_end = INT64_MAX};
+                   .k = (int64_t)k, .post = r0->post, .arrive = INT64_MIN, .first = INT64_MAX, .first_end = INT64_MAX};
     for (size_t f = 0; f < nf; f++) {
         const rop *x = &ro[f].v[lo[f] + k];
         int64_t start = x->start - o->offset[f], end = x->end - o->offset[f];
@@ -320,21 +324,27 @@ static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int counted, 
 }
 
 /* Who came last at an operation counted on rank file f, and the most
- * delayed of them; a pair whose kernels did not run together is not one
- * operation, so nobody came last at it (overlap's `last` and diagnose's
- * "another rank came last" count the same operations); the operation is
- * in the selection (in_span), so overlap's most delayed operations hold
- * every rank's most delayed. */
+ * delayed of them; only an operation that waits (tl_an_op_waits) has one:
+ * a pair whose kernels did not run together is not one operation, and a
+ * post waits for nobody (overlap's `last`, diagnose's "another rank came
+ * last" and the waiting figures count the same operations); the operation
+ * is in the selection (in_span), so overlap's most delayed operations hold
+ * every rank's most delayed. That one is an operation of the loop where
+ * any is: a set-up exchange before iteration 0 waits for the ranks'
+ * start-up, not for what late-ranks is about (it was the example on every
+ * rank of a 4-rank thread run, 835.9 us late, "no iteration marked"). */
 static void count_arrival(tl_an_split *sum, const tl_an_ops *o, tl_an_op *op, size_t f)
 {
     int64_t delay = op->arrive - op->first;
     op->in_span = 1;
     sum->together += (size_t)tl_an_op_together(op);
-    if (delay <= 0 || !tl_an_op_together(op)) return;
+    if (delay <= 0 || !tl_an_op_waits(op)) return;
     if ((size_t)op->last_rank == f) sum->last++;
     else sum->others_last++;
     const tl_an_op *w = sum->worst != SIZE_MAX ? &o->op[sum->worst] : NULL;
-    if (!w || delay > w->arrive - w->first) sum->worst = (size_t)(op - o->op);
+    int looped = op->iter >= 0, w_looped = w && w->iter >= 0;
+    if (!w || looped > w_looped || (looped == w_looped && delay > w->arrive - w->first))
+        sum->worst = (size_t)(op - o->op);
 }
 
 tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_split *sum)
@@ -356,11 +366,12 @@ tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, in
         /* counted wherever its part here has time in the window (or, of
          * no length, lies in it), so an operation counted is one whose
          * times are summed and the other way round */
-        int counted = v.end > v.start ? v.end > w0 && v.start < w1 : v.start >= w0 && v.start < w1;
+        int counted = tl_an_ival_in_selection(&v, w0, w1);
         if (counted) count_arrival(sum, o, op, f);
-        if (arrive <= v.start || arrive >= v.end) {
-            /* first to nobody's wait, or a peer that began after this one
-             * ended: not the same operation after all, left whole */
+        if (!tl_an_op_waits(op) || arrive <= v.start || arrive >= v.end) {
+            /* a post (it waits for nobody), ranks that did not run it
+             * together (not one operation), first to nobody's wait, or a
+             * peer that began after this one ended: left whole */
             int64_t whole = clipped(v.start, v.end, w0, w1);
             if (counted) TL_TRYGOTO(count_split(sum, op, counted, 0, whole), st, fail);
             continue;

@@ -59,9 +59,7 @@ static void count_comm(const tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_rank_
 {
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        /* as the waiting table counts an operation (match.c): time in the
-         * window, or of no length, starting in it */
-        if (v->end > v->start ? v->end <= w0 || v->start >= w1 : v->start < w0 || v->start >= w1) continue;
+        if (!tl_an_ival_in_selection(v, w0, w1)) continue; /* as the waiting table counts (match.c) */
         r->n_marks += v->kind == TL_KIND_HOST && tl_an_ival_is_comm(v);
         r->n_comm_copies += v->kind != TL_KIND_KERNEL && v->kind != TL_KIND_HOST && tl_an_ival_is_comm(v);
         r->n_nccl += v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v);

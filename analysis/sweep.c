@@ -44,6 +44,18 @@ int tl_an_ival_is_comm_op(const tl_an_ival *v)
     return tl_an_ival_is_comm(v) && (v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_HOST);
 }
 
+int tl_an_ival_in_selection(const tl_an_ival *v, int64_t w0, int64_t w1)
+{
+    return v->end > v->start ? v->end > w0 && v->start < w1 : v->start >= w0 && v->start < w1;
+}
+
+int tl_an_mark_is_post(const char *name)
+{
+    static const char post[] = "_post";
+    size_t n = name ? strlen(name) : 0;
+    return n >= sizeof post - 1 && !strcmp(name + n - (sizeof post - 1), post);
+}
+
 int tl_an_ival_activity(const tl_an_ival *v)
 {
     if (v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_MEMCPY || v->kind == TL_KIND_MEMSET) return TL_AN_ACT_GPU;

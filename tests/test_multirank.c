@@ -1408,6 +1408,228 @@ TL_TEST(every_committed_trace_loads)
     free(inputs);
 }
 
+/* ---- trilap's own multi-rank runs (review of a6c1dec) ----------------------- */
+
+/* A rank file written by hand: the metadata of a traced run on one host
+ * (device -1: a host-only rank), then rows, under dir. */
+static void write_rank(const char *dir, int rank, int nranks, int device, const char *extra_meta, const char *rows)
+{
+    char p[1100], *body = malloc(strlen(rows) + 1024);
+    TL_ASSERT(body);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir), 0);
+    sprintf(body,
+            "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=%d\n# host=node7\n# device=%d\n"
+            "# clock=CLOCK_MONOTONIC\n# program=trilap-solve\n%s# complete=yes\n" TL_TRACE_HEADER "\n%s",
+            rank, nranks, device, extra_meta, rows);
+    snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, rank);
+    tl_test_write(p, body);
+    free(body);
+}
+
+/* diagnose's host-staging counts the staging copies over the selection, as
+ * the host exchanges beside them and overlap's "# communication:" line
+ * (before: the whole file's copies, 80 beside 4 exchanges of
+ * --iter-range 5:6). */
+TL_TEST(staging_copies_counted_in_selection)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/stagesel", tl_test_tmpdir());
+    synth_as("trilap-solve", dir, "staged", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze diagnose %s --iter-range 5:6 --staging-share 0", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "us): 4 host exchanges, 8 staging copies on the p2p/coll lanes"), "%s", o);
+    free(o);
+    o = run_cmd("%s/trilap-analyze overlap %s --iter-range 5:6", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 8 copies on p2p/coll lanes, 4 host exchanges"), "%s", o);
+    free(o);
+}
+
+/* The field after `key` in the CSV text (a row's start), as a number. */
+static double csv_field(const char *csv, const char *key, int k)
+{
+    const char *p = strstr(csv, key);
+    TL_ASSERT_MSG(p, "no row %s in\n%s", key, csv);
+    p += strlen(key);
+    for (int i = 0; i < k; i++) {
+        p = strchr(p, ',');
+        TL_ASSERT(p);
+        p++;
+    }
+    return strtod(p, NULL);
+}
+
+/* breakdown counts a GPU rank's host-staged exchanges (category host-comm)
+ * as overlap counts them in U_comm (before: only their staging copies). */
+TL_TEST(host_staged_breakdown_counts_host_comm)
+{
+    char dir[1024], csv[1100];
+    snprintf(dir, sizeof dir, "%s/stagebd", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/stagebd.csv", tl_test_tmpdir());
+    synth_as("trilap-solve", dir, "staged", 2, 20);
+    free(run_cmd("%s/trilap-analyze breakdown %s --csv %s", tl_test_bin(), dir, csv));
+    char *c = tl_test_read(csv);
+    /* 19 us of allreduce and 12 of exchange in each of 20 iterations of 72 */
+    TL_ASSERT_NEAR(csv_field(c, "\nstagebd,0,category,host-comm,*,", 0), 40, 0);
+    TL_ASSERT_NEAR(csv_field(c, "\nstagebd,0,category,host-comm,*,", 1), 620.0, 1e-9);
+    TL_ASSERT_NEAR(csv_field(c, "\nstagebd,0,category,host-comm,*,", 5), 43.1, 1e-9);
+    TL_ASSERT_NEAR(csv_field(c, "\nstagebd,1,name,host-comm,p2p:staged exchange,", 1), 240.0, 1e-9);
+    /* the host's compute marks on a GPU rank stay out: its kernels are its compute */
+    TL_ASSERT_MSG(!strstr(c, "compute:axpy"), "%s", c);
+    free(c);
+}
+
+/* Records whose rank the probes guessed (owner_guess) are said once per
+ * command, naming the rank file and how many (before: nothing). */
+TL_TEST(guessed_owners_said)
+{
+    char dir[1024], tmp[512];
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/guessed", tmp);
+    synth_as("trilap-solve", dir, "staged", 2, 20);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^# complete=yes$/# owner_guess=7\\n&/' %s/trace.rank1.csv", dir), 0);
+    static const char *const cmds[] = {"overlap", "diagnose", "breakdown", "perfetto"};
+    const char *say = "rank 1's file holds 7 GPU or API records whose rank the probes guessed (owner_guess; "
+                      "ranks sharing a GPU and a process, no rule of probes/README.md \"Which rank a record belongs "
+                      "to\" decided): its per-rank figures may mix ranks' records\n";
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char *o = run_cmd("%s/trilap-analyze %s %s %s", tl_test_bin(), cmds[k], dir,
+                          k == 3 ? "-o /dev/null" : "");
+        /* breakdown's names the run first ("# note: guessed: rank 1's ...") */
+        TL_ASSERT_MSG(tl_test_count(o, say) == 1 && tl_test_count(o, "owner_guess") == 1 &&
+                          strstr(o, k == 2 ? "# note: guessed: rank 1's" : "# note: rank 1's"),
+                      "%s:\n%s", cmds[k], o);
+        free(o);
+    }
+    /* a run without guesses says nothing */
+    snprintf(dir, sizeof dir, "%s/unguessed", tmp);
+    synth_as("trilap-solve", dir, "staged", 2, 4);
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(!strstr(o, "owner_guess"), "%s", o);
+    free(o);
+}
+
+/* late-ranks' example is an operation of the loop, not the set-up exchange
+ * before iteration 0 (before: "#0 of it (no iteration marked on it): rank 1
+ * came 800.0 us after the first", the threads' start-up skew). */
+TL_TEST(late_ranks_example_from_the_loop)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/setup-late", tl_test_tmpdir());
+    static const int late[] = {5, 10, 30, 20};
+    for (int r = 0; r < 2; r++) {
+        char rows[4096];
+        int64_t b = 1000000000;
+        int w = snprintf(rows, sizeof rows, "%d,-1,0,p2p,range,host,p2p:staged exchange,%lld,%lld,0,-1,-1\n", r,
+                         (long long)(b + (r ? 800000 : 0)), (long long)(b + 900000));
+        for (int i = 0; i < 4; i++) {
+            int64_t t = b + 1000000 + 100000LL * i, d = r ? late[i] * 1000 : 0;
+            w += snprintf(rows + w, sizeof rows - (size_t)w,
+                          "%d,%d,13,compute,compute,kernel,tl_spmv_kernel,%lld,%lld,%d,-1,%d\n"
+                          "%d,-1,0,p2p,range,host,p2p:staged exchange,%lld,%lld,0,-1,%d\n",
+                          r, r, (long long)t, (long long)(t + 40000 + d), 10 + i, i, r, (long long)(t + 40000 + d),
+                          (long long)(t + 80000), i);
+        }
+        /* the window opens before the set-up, as a thread run's does */
+        write_rank(dir, r, 2, r, "# window_start_ns=1000000000\n# window_end_ns=1001400000\n", rows);
+    }
+    char *o = run_cmd("%s/trilap-analyze diagnose %s --wait-share 0", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "most delayed: p2p:staged exchange (the host), #3 of it (iteration 2): rank 1 came 30.0 "
+                            "us after the first"),
+                  "%s", o);
+    free(o);
+}
+
+/* The waiting table's row of rank `rank` and operation `name`: matched,
+ * waiting, last ("-" of an operation's row: -1). */
+static void wait_row(const char *o, int rank, const char *name, long *matched, double *wait)
+{
+    char key[160];
+    snprintf(key, sizeof key, "\n  %d    %s ", rank, name);
+    const char *p = strstr(o, key);
+    TL_ASSERT_MSG(p, "no row %d %s in\n%s", rank, name, o);
+    TL_ASSERT_EQ(sscanf(p + strlen(key), "%ld %lf", matched, wait), 2);
+}
+
+/* A non-blocking post waits for nobody, and an operation whose ranks did
+ * not run it together is no one operation: neither counts waiting, so the
+ * ranks' `last` add up to the operations that waited (before: rank 0's
+ * halo_post 20.0 us and allreduce 40.0 us of waiting, `last` 8 of 12
+ * operations, 4 of them posts). */
+TL_TEST(posts_and_apart_ranks_do_not_wait)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/posts", tl_test_tmpdir());
+    /* per rank, times in us within each 100 us iteration: the post, the
+     * wait (rank 1 last, at 30), an allreduce rank 1 ends (65) before
+     * rank 2 starts it (70) */
+    static const int post[3][2] = {{0, 10}, {5, 15}, {2, 12}}, hw[3][2] = {{10, 50}, {30, 50}, {25, 50}},
+                     ar[3][2] = {{60, 90}, {60, 65}, {70, 90}};
+    for (int r = 0; r < 3; r++) {
+        char rows[8192];
+        int w = 0;
+        for (int i = 0; i < 4; i++) {
+            long long t = 1000000000LL + 100000LL * i;
+            w += snprintf(rows + w, sizeof rows - (size_t)w,
+                          "%d,-1,0,host,range,host,iter,%lld,%lld,0,-1,%d\n"
+                          "%d,-1,0,p2p,range,host,p2p:halo_post,%lld,%lld,0,-1,%d\n"
+                          "%d,-1,0,p2p,range,host,p2p:halo_wait,%lld,%lld,0,-1,%d\n"
+                          "%d,-1,0,coll,range,host,coll:allreduce,%lld,%lld,0,-1,%d\n",
+                          r, t, t + 100000, i, r, t + post[r][0] * 1000, t + post[r][1] * 1000, i, r,
+                          t + hw[r][0] * 1000, t + hw[r][1] * 1000, i, r, t + ar[r][0] * 1000, t + ar[r][1] * 1000,
+                          i);
+        }
+        write_rank(dir, r, 3, -1, "", rows);
+    }
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    static const double want_hw[3] = {80.0, 0.0, 20.0};
+    for (int r = 0; r < 3; r++) {
+        long m;
+        double wt;
+        wait_row(o, r, "p2p:halo_post", &m, &wt);
+        TL_ASSERT_MSG(m == 4 && wt == 0.0, "rank %d: halo_post waited %.1f us\n%s", r, wt, o);
+        wait_row(o, r, "coll:allreduce", &m, &wt);
+        TL_ASSERT_MSG(m == 4 && wt == 0.0, "rank %d: allreduce waited %.1f us\n%s", r, wt, o);
+        wait_row(o, r, "p2p:halo_wait", &m, &wt);
+        TL_ASSERT_MSG(m == 4 && wt == want_hw[r], "rank %d: halo_wait waited %.1f us\n%s", r, wt, o);
+    }
+    /* last: rank 1 at every halo_wait, and at nothing else */
+    long last[3];
+    for (int r = 0; r < 3; r++) {
+        char key[64];
+        snprintf(key, sizeof key, "\n  %d    *", r);
+        const char *p = strstr(o, key);
+        double a, b, c;
+        long m;
+        TL_ASSERT_MSG(p && sscanf(p + strlen(key), "%ld %lf %lf %lf %ld", &m, &a, &b, &c, &last[r]) == 5, "%s", o);
+    }
+    TL_ASSERT_MSG(last[0] == 0 && last[1] == 4 && last[2] == 0, "last %ld %ld %ld\n%s", last[0], last[1], last[2], o);
+    /* and none of them is a most delayed operation but the waits */
+    TL_ASSERT_MSG(!strstr(strstr(o, "# table: most delayed operations"), "halo_post"), "%s", o);
+    free(o);
+}
+
+/* no-comm-compute-overlap on host-staged GPU ranks gives the host-staged
+ * remedy, not the NCCL streams' (before: "give them their own stream ...
+ * cudaStreamWaitEvent" beside "0 of 0 NCCL kernels"). */
+TL_TEST(host_staged_no_overlap_remedy)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/stagerem", tl_test_tmpdir());
+    synth_as("trilap-solve", dir, "staged", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    const char *f = strstr(o, "[no-comm-compute-overlap]"), *end = f ? strstr(f, "\nFINDING") : NULL;
+    TL_ASSERT_MSG(f && end, "%s", o);
+    char *part = malloc((size_t)(end - f) + 1);
+    TL_ASSERT(part);
+    memcpy(part, f, (size_t)(end - f));
+    part[end - f] = '\0';
+    TL_ASSERT_MSG(!strstr(part, "cudaStreamWaitEvent") && !strstr(part, "own stream") &&
+                      strstr(part, "  remedy: the host carries this rank's communication") &&
+                      strstr(part, "--device-comm nccl"),
+                  "%s", part);
+    free(part);
+    free(o);
+}
+
 TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, owner_shared_gpu, owner_every_record_once,
              owner_lowest_rank_by_number, thread_ranks_event_waits_kept_by_their_caller,
              copy_serves_enclosing_communication, comm_classes,
@@ -1419,4 +1641,6 @@ TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, 
              host_ranks_communication_counted_in_window,
              host_ranks_per_iter_derived_undefined, host_ranks_breakdown_counts_host, cpu_runs_compute_counted,
              gpu_ranks_host_compute_marks_not_compute, gpu_rank_without_activity_host_compute_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, fdtd_exchanges_per_step_compared, cg_async_rerun_said, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
-             align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)
+             align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads,
+             staging_copies_counted_in_selection, host_staged_breakdown_counts_host_comm, guessed_owners_said,
+             late_ranks_example_from_the_loop, posts_and_apart_ranks_do_not_wait, host_staged_no_overlap_remedy)
