@@ -10,7 +10,14 @@ else
 endif
 
 CC ?= cc
-CPPFLAGS += -I$(BUILD) -I. -D_GNU_SOURCE
+# The flags the build needs are the makefiles' own, in *_BASE; CPPFLAGS,
+# CFLAGS, NVCCFLAGS and LDLIBS are the user's (command line or
+# environment), and come after them on every command, so that CFLAGS=-O0
+# or NVCCFLAGS=-G wins. The makefiles had added theirs with +=, which a
+# command-line value overrides: `make NVCCFLAGS=-lineinfo` compiled without
+# -gencode, -MMD and -Xcompiler -fPIC, `make CPPFLAGS=-DX` without the -I
+# that finds config.h, `make LDLIBS=...` linked no library of theirs.
+CPPFLAGS_BASE := -I$(BUILD) -I. -D_GNU_SOURCE
 CFLAGS_BASE := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -Wshadow -Wno-unused-parameter -MMD -MP
 ifeq ($(WERROR),1)
   CFLAGS_BASE += -Werror
@@ -24,7 +31,6 @@ ifeq ($(HAVE_OPENMP),1)
   CFLAGS_BASE += -fopenmp
   LDLIBS_OMP := -fopenmp
 endif
-CFLAGS += $(CFLAGS_BASE)
 EXT_CFLAGS :=
 EXT_LIBS :=
 ifeq ($(HAVE_CUDA),1)
@@ -52,14 +58,14 @@ endif
 ifeq ($(HAVE_PETSC),1)
   EXT_LIBS += $(PETSC_LIBS)
 endif
-LDLIBS += $(EXT_LIBS) $(LDLIBS_OMP) -lpthread -lm -ldl
+LDLIBS_BASE := $(EXT_LIBS) $(LDLIBS_OMP) -lpthread -lm -ldl
 ifeq ($(HAVE_CUDA),1)
-  LDLIBS += -lstdc++
+  LDLIBS_BASE += -lstdc++
 endif
 
-NVCCFLAGS ?= $(OPT) -g -lineinfo -std=c++17
-NVCCFLAGS += $(if $(CUDA_FAST_COMPILE_ON),--Ofast-compile=$(CUDA_FAST_COMPILE_ON))
-NVCCFLAGS += $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=$(CUDA_CODE)_$(a)) \
+NVCCFLAGS_BASE = $(OPT) -g -lineinfo -std=c++17
+NVCCFLAGS_BASE += $(if $(CUDA_FAST_COMPILE_ON),--Ofast-compile=$(CUDA_FAST_COMPILE_ON))
+NVCCFLAGS_BASE += $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=$(CUDA_CODE)_$(a)) \
   -Xcompiler -fPIC,-Wall,-Wextra,-Wno-unused-parameter$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
   $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP
 
@@ -127,7 +133,11 @@ $(COMMIT_H): FORCE
 # done" and kept every object of the other compiler; the objects depend on
 # this file, rewritten only when the line changes.
 CFLAGS_TXT := $(BUILD)/cflags.txt
-export TL_CFLAGS_LINE := $(CC) $(CPPFLAGS) $(EXT_CFLAGS) $(CFLAGS)
+# The user's flags with a space only when given: without them the line is
+# the one the makefiles wrote before they kept their own apart, and a
+# build of then is not recompiled for a blank.
+CC_LINE = $(CC) $(CPPFLAGS_BASE)$(if $(CPPFLAGS), $(CPPFLAGS)) $(EXT_CFLAGS) $(CFLAGS_BASE)$(if $(CFLAGS), $(CFLAGS))
+export TL_CFLAGS_LINE := $(CC_LINE)
 $(CFLAGS_TXT): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "$$TL_CFLAGS_LINE" > $@.tmp
@@ -138,7 +148,8 @@ $(CFLAGS_TXT): FORCE
 # sm_90 objects. A file of their own: a C-only change (CC=) recompiles no
 # kernel, and a CUDA-only one no C file.
 NVCCFLAGS_TXT := $(BUILD)/nvccflags.txt
-NVCC_LINE = $(NVCC) $(CPPFLAGS) $(filter-out $(MPI_CFLAGS),$(EXT_CFLAGS)) $(NVCCFLAGS)
+NVCC_LINE = $(NVCC) $(CPPFLAGS_BASE)$(if $(CPPFLAGS), $(CPPFLAGS)) $(filter-out $(MPI_CFLAGS),$(EXT_CFLAGS)) \
+  $(NVCCFLAGS_BASE)$(if $(NVCCFLAGS), $(NVCCFLAGS))
 export TL_NVCCFLAGS_LINE := $(NVCC_LINE)
 $(NVCCFLAGS_TXT): FORCE
 	@mkdir -p $(@D)
@@ -150,7 +161,7 @@ OBJ := $(BUILD)/obj
 $(OBJ)/%.o: %.c $(CFLAGS_TXT) | $(CONFIG_H) $(COMMIT_H)
 	$(say) CC $<
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(EXT_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$<)) -c $< -o $@
+	$(Q)$(CC_LINE) $(EXTRA_CFLAGS_$(subst /,_,$<)) -c $< -o $@
 $(OBJ)/%.o: %.cu $(NVCCFLAGS_TXT) | $(CONFIG_H) $(COMMIT_H)
 	$(say) NVCC $<
 	@mkdir -p $(@D)
@@ -176,7 +187,7 @@ define program_rules
 $(BIN)/$(1): $(call objs_of,$(1)) $(call dep_libs,$(1))
 	$$(say) LD $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LDLIBS) $($(1)_LDLIBS)
+	$$(Q)$$(CC) $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LDLIBS_BASE) $$(LDLIBS) $($(1)_LDLIBS)
 ALL_OBJS += $(call objs_of,$(1))
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
@@ -185,7 +196,7 @@ define shlib_rules
 $(BUILD)/lib/lib$(1).so: $(call objs_of,$(1)) $(call dep_libs,$(1))
 	$$(say) SHLIB $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) -shared -Wl,--no-undefined $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--whole-archive $(call dep_libs,$(1)) -Wl,--no-whole-archive $$(LDLIBS) $($(1)_LDLIBS)
+	$$(Q)$$(CC) -shared -Wl,--no-undefined $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--whole-archive $(call dep_libs,$(1)) -Wl,--no-whole-archive $$(LDLIBS_BASE) $$(LDLIBS) $($(1)_LDLIBS)
 ALL_OBJS += $(call objs_of,$(1))
 endef
 $(foreach s,$(SHLIBS),$(eval $(call shlib_rules,$(s))))
@@ -197,7 +208,7 @@ $(1)_CU ?= $(wildcard tests/gpu/$(1).cu)
 $(BUILD)/tests/$(1): $$(call objs_of,$(1)) $(call dep_libs,$(1))
 	$$(say) LD $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS_BASE) -o $$@ $$(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LDLIBS) $($(1)_LDLIBS)
+	$$(Q)$$(CC) $$(CFLAGS_BASE) -o $$@ $$(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LDLIBS_BASE) $$(LDLIBS) $($(1)_LDLIBS)
 ALL_OBJS += $$(call objs_of,$(1))
 endef
 $(foreach t,$(HOST_TESTS) $(TEST_HELPERS) $(if $(filter 1,$(HAVE_CUDA)),$(GPU_TESTS) $(GPU_TEST_HELPERS)),$(eval $(call test_rules,$(t))))
@@ -317,7 +328,8 @@ help:
 	@echo '          (0 off, 1 required; else used where found, as listed below)'
 	@echo '  found at: CUDA_HOME= (its bin/nvcc, or NVCC=)  NCCL_HOME=  METIS_HOME=  SQLITE_HOME=  SIMGRID_HOME='
 	@echo '            MPICC=  MPIRUN=  GNUPLOT=/path/to/gnuplot  CC=cc  FUZZ_CC=clang (make fuzz)'
-	@echo 'build:    CUDA_ARCH="90 80"  CUDA_CODE=sm (compute: PTX only)  CUDA_FAST_COMPILE=min|mid|max  NVCCFLAGS='
+	@echo 'build:    CUDA_ARCH="90 80"  CUDA_CODE=sm (compute: PTX only)  CUDA_FAST_COMPILE=min|mid|max'
+	@echo '          CPPFLAGS=  CFLAGS=  NVCCFLAGS=  LDLIBS=  (added after the build'"'"'s own flags, which stay: CFLAGS=-O0 or NVCCFLAGS=-G wins)'
 	@echo '          WERROR=1 (0 by default but with gcc 12, as CI)  OPT=-O2  V=1 (the commands)  SANITIZE=address,undefined  BUILD=build  BIN=bin'
 	@echo '          CI=true: as CI builds, CUDA compiled and never run (CUDA_ARCH=90 CUDA_CODE=compute'
 	@echo '          CUDA_FAST_COMPILE=mid unless given; GitHub Actions and GitLab set CI=true themselves)'

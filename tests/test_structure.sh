@@ -58,10 +58,24 @@
 #                    a build for 90 kept the sm_90 objects (qa-scripts8;
 #                    one small .cu, PTX only, 30 s on 2 cores; skipped
 #                    without nvcc)
+#   command_line_cflags_add
+#                    CPPFLAGS=, CFLAGS= and LDLIBS= on make's command line
+#                    add to the makefiles' own flags, after them (so
+#                    CFLAGS=-O0 wins over OPT's -O2): the makefiles built
+#                    them with +=, which a command-line value overrides,
+#                    and `make CPPFLAGS=-DX` lost the -I of config.h, `make
+#                    CFLAGS=-O0` -fPIC and -MMD, `make LDLIBS=...` every
+#                    library (runtime/error.c, 2 s; the link line, make -n)
+#   command_line_nvccflags_add
+#                    NVCCFLAGS= on make's command line adds to the
+#                    makefiles' nvcc flags, after them: `make
+#                    NVCCFLAGS=-lineinfo` compiled without -gencode, -MMD
+#                    and -Xcompiler -fPIC (one small .cu, PTX only; skipped
+#                    without nvcc)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
-  rebuilds_on_new_cc rebuilds_cu_on_new_flags"
+  rebuilds_on_new_cc rebuilds_cu_on_new_flags command_line_cflags_add command_line_nvccflags_add"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -300,6 +314,58 @@ rebuilds_cu_on_new_flags() {
         fail "make CC=gcc recompiled the kernel, or not the C object"
     [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "$both" ] || fail "make OPT=-O1 kept an -O2 object"
     [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "" ] || fail "the same make again recompiled an object"
+}
+
+# in_order LINE FIRST LAST: FIRST is a word of LINE, and LAST a word after it
+in_order() {
+    awk -v first="$2" -v last="$3" '{ for (i = 1; i <= NF; i++) { if ($i == first && !f) f = i; if ($i == last) l = i } }
+        END { exit !(f && l > f) }' <<<"$1"
+}
+
+# in_line LINE WHAT WORDS...: each of WORDS is a word of LINE, the command
+# make ran (or would run) for WHAT
+in_line() {
+    local line=$1 what=$2 w
+    shift 2
+    for w in "$@"; do
+        grep -qF -- " $w " <<<" $line " || fail "$what: no $w in: $line"
+    done
+}
+
+command_line_cflags_add() {
+    local tmp out line o
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    o=$tmp/obj/runtime/error.o
+    # a make of its own, not a sub-make of the make check that runs it
+    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory V=1 CUDA=0 OPT=-O2 \
+        BUILD="$tmp" BIN="$tmp/bin" CPPFLAGS=-DTL_USER_CPPFLAG CFLAGS=-O0 "$o" 2>&1) ||
+        fail "make CPPFLAGS=-DTL_USER_CPPFLAG CFLAGS=-O0: $(grep -m 3 error <<<"$out")"
+    line=$(grep -e ' -c runtime/error\.c' <<<"$out") || fail "make compiled no runtime/error.c: $out"
+    in_line "$line" "make CPPFLAGS= CFLAGS=" "-I$tmp" -std=c11 -fPIC -MMD -DTL_USER_CPPFLAG -O0
+    in_order "$line" -O2 -O0 || fail "CFLAGS=-O0 before OPT's -O2, which wins: $line"
+    [ -s "$tmp/obj/runtime/error.d" ] || fail "make CFLAGS=-O0 wrote no runtime/error.d (-MMD)"
+    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory -n V=1 CUDA=0 \
+        BUILD="$tmp" BIN="$tmp/bin" LDLIBS=-ltl_user_lib "$tmp/bin/trilap-analyze" 2>&1) || fail "make -n LDLIBS=: $out"
+    line=$(grep -e "-o $tmp/bin/trilap-analyze " <<<"$out") || fail "make -n LDLIBS= links no trilap-analyze: $out"
+    in_line "$line" "make LDLIBS=-ltl_user_lib" -lpthread -lm -ldl -ltl_user_lib
+    in_order "$line" -lm -ltl_user_lib || fail "LDLIBS=-ltl_user_lib before the makefiles' libraries: $line"
+}
+
+command_line_nvccflags_add() {
+    command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || { echo "no nvcc" >&2; exit 77; }
+    local tmp out line cu
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    cu=$tmp/obj/tests/gpu/helper_inject_target_kernels.o
+    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory V=1 CUDA=1 CUDA_CODE=compute \
+        CUDA_ARCH=90 BUILD="$tmp" BIN="$tmp/bin" NVCCFLAGS="-lineinfo -DTL_USER_NVCCFLAG" "$cu" 2>&1) ||
+        fail "make NVCCFLAGS='-lineinfo -DTL_USER_NVCCFLAG': $(grep -m 3 error <<<"$out")"
+    line=$(grep -e ' -c tests/gpu/helper_inject_target_kernels\.cu' <<<"$out") || fail "make compiled no kernel: $out"
+    in_line "$line" "make NVCCFLAGS=" "-I$tmp" -std=c++17 arch=compute_90,code=compute_90 -Xcompiler -MMD -DTL_USER_NVCCFLAG
+    in_order "$line" arch=compute_90,code=compute_90 -DTL_USER_NVCCFLAG ||
+        fail "NVCCFLAGS before the makefiles' flags, which win: $line"
+    [ -s "${cu%.o}.d" ] || fail "make NVCCFLAGS= wrote no ${cu%.o}.d (-MMD)"
 }
 
 case ${1:-} in
