@@ -388,11 +388,11 @@ typedef struct tl_an_rank {
 const tl_an_oplabel *tl_an_rank_oplabel(const tl_an_rank *rk, const tl_an_ival *v);
 
 tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk);
-/* A window its metadata says ends more than a minute and 100 times its
+/* A window its metadata says ends more than a week and 100 times its
  * records' span past its last record (or starts so before its first): a
  * damaged or hand-edited header, refused in one line naming the file and
- * the field (analysis/window.c); every command that judges a window asks
- * it of each rank it loads (before, W of years, every share diluted). */
+ * the field (analysis/window.c); tl_an_rank_load asks it of every rank
+ * (before, W of years, every share diluted). */
 tl_status tl_an_window_check(const tl_an_rank *rk);
 /* The same, also handing every record to `also` in the same pass (what
  * the intervals do not keep: a copy's bytes), so a command that needs

@@ -205,7 +205,6 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
     tl_status st = TL_OK;
     memset(&rk, 0, sizeof rk);
     TL_TRYGOTO(tl_an_rank_load_also(file, flags, names, &rk, keep_bytes, &side), st, fail);
-    TL_TRYGOTO(tl_an_window_check(&rk), st, fail);
     bd_window w = {.all = !rk.meta.window_from_meta, .w0 = rk.meta.w0, .w1 = rk.meta.w1};
     TL_TRYGOTO(tl_an_rank_slices(&rk, o->c.iter_lo, o->c.iter_hi, &bounds, &its, &nb, &w.w0, &w.w1), st, fail);
     rank_facts(&rk, its, nb, out);

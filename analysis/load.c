@@ -874,7 +874,8 @@ tl_status tl_an_rank_load_also(const char *path, int flags, tl_an_names *names, 
         }
     }
     tl_an_ival_sort(rk->v, rk->n);
-    st = tl_an_rank_number_iters(rk);
+    st = tl_an_window_check(rk); /* every command that reads a trilap rank */
+    if (st == TL_OK) st = tl_an_rank_number_iters(rk);
     if (st != TL_OK) {
         tl_an_rank_free(rk);
         return tl_error_frame(st, __FILE__, __LINE__);

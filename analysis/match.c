@@ -81,7 +81,6 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
     size_t m = 0;
     tl_status st = TL_OK;
     TL_TRY(tl_an_rank_load(path, flags, names, &rk));
-    TL_TRYGOTO(tl_an_window_check(&rk), st, fail);
     ro->shared = rk.meta.clock_shared[0] != '\0';
     ro->cut = rk.meta.window_cut;
     TL_TRYGOTO(rank_opseq(&rk, &q, &m), st, fail);

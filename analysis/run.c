@@ -93,7 +93,6 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
     int again = o->match && nf > 1 ? TL_AN_QUIET : 0;
     for (size_t f = 0; f < nf; f++) {
         TL_TRYGOTO(tl_an_rank_load(files[f], o->flags | again, names, &rk), st, fail);
-        TL_TRYGOTO(tl_an_window_check(&rk), st, fail);
         if (rk.meta.rank_by_place) rk.meta.rank = tl_an_rank_unclaimed(&res[0].meta.rank, f, sizeof *res);
         tl_an_rank_result *r = &res[f];
         r->meta = rk.meta;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "runtime/check.h"
+#include "runtime/clock.h"
 
 #if TL_HAVE_MPI
 #if defined(__has_include)
@@ -181,12 +182,7 @@ static tl_status mc_wait(tl_hostcomm *hc, tl_request *req)
     return st;
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
-}
+static double seconds_since(int64_t t0_ns) { return (double)(tl_clock_ns() - t0_ns) * 1e-9; }
 
 static int mc_peer_failed(tl_hostcomm *hc);
 
@@ -198,8 +194,7 @@ static tl_status mc_wait_for(tl_hostcomm *hc, tl_request *req, double timeout_s)
 {
     mpi_req *r = (mpi_req *)req;
     if (timeout_s < 0 || !strcmp(r->what, "MPI_Iallreduce")) return mc_wait(hc, req);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = tl_clock_ns();
     tl_status st = TL_OK;
     for (;;) {
         int done = 0;
@@ -211,7 +206,7 @@ static tl_status mc_wait_for(tl_hostcomm *hc, tl_request *req, double timeout_s)
             break;
         }
         if (done) break;
-        double waited = seconds_since(&t0);
+        double waited = seconds_since(t0);
         if (waited > timeout_s) st = TL_ERR_TIMEOUT;
         else if (waited > 0.1 && mc_peer_failed(hc)) st = TL_ERR_REMOTE;
         if (st != TL_OK) {
@@ -344,13 +339,12 @@ tl_status tl_mpicomm_final_agree(tl_hostcomm *hc, tl_status st, double grace_s, 
         drain_notices(mc);
         return TL_OK;
     }
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = tl_clock_ns();
     for (;;) {
         int done = 0;
         TL_MPI(MPI_Test(&mc->outcome_req, &done, MPI_STATUS_IGNORE));
         if (done) break;
-        if (seconds_since(&t0) > grace_s) {
+        if (seconds_since(t0) > grace_s) {
             *any_failed = 1;
             return TL_ERR_TIMEOUT; /* the request stays pending: the caller aborts */
         }
