@@ -29,3 +29,12 @@ say bin/trilap-fdtd run --grid 4096x4096x4096 --steps 1 --launcher threads --ran
 say bin/trilap-fdtd run --grid 16 --steps 2 --cpml 0 --dt 0.4489
 # trilap-model: tristream's platform names the calibration's GPU
 say sh -c "bin/trilap-model tristream | grep '^# platform'"
+# the Kineto reader linear in NCCL kernels: the test's own figures (4x the kernels, time within 8x)
+say sh -c "build/tests/test_kineto nccl_kernels_read_in_linear_time 2>&1 | grep -E 'NCCL kernels'"
+# an exported platform predicts with its own GPU: the file and the built-in alike
+bin/trilap-model platform --platform h100-ndr --gpus 4 --out "$t/p.xml" > /dev/null 2>&1
+say sh -c "bin/trilap-model solver --platform-file $t/p.xml --gpus 4 --matrix gen:poisson7:128 --schedules two-stream | grep -E '^ +4 +two-stream|as the file names it'"
+say sh -c "bin/trilap-model solver --platform h100-ndr --gpus 4 --matrix gen:poisson7:128 --schedules two-stream | grep -E '^ +4 +two-stream'"
+# posts wait for nobody: a 4-rank host run's waiting, by operation
+bin/trilap-solve --launcher threads --ranks 4 --no-gpu --trace "$t/th4" gen:poisson7:32 > /dev/null 2>&1
+say sh -c "bin/trilap-analyze overlap $t/th4 | grep -E 'halo_post|halo_wait' | head -8"
