@@ -27,7 +27,11 @@
 
 int64_t tl_clock_align_now(const tl_clock_align *ca) { return tl_clock_ns() + ca->skew; }
 
-double tl_clock_align_patience_s(const tl_ctx *ctx) { return 10.0 + 0.01 * (double)ctx->size; }
+double tl_clock_align_patience_s(const tl_ctx *ctx)
+{
+    double own = 10.0 + 0.01 * (double)ctx->size;
+    return ctx->timeout_s > 0 && ctx->timeout_s < own ? ctx->timeout_s : own;
+}
 
 /* Every message of the exchange waits at most the patience: a side that
  * stops in the middle of the rounds (a send or receive of its own failed)

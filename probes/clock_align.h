@@ -35,8 +35,10 @@ int64_t tl_clock_align_now(const tl_clock_align *ca);
 /* How long one message of the exchange is waited for: 10 s, and 10 ms per
  * rank, as rank r's first ping comes after rank 0 measured the r - 1 ranks
  * before it (16 round trips and a result each, about a millisecond on a
- * cluster's network). A peer that stopped (its own send or receive failed) leaves
- * the other side waiting no longer than this. */
+ * cluster's network), or ctx->timeout_s (--nccl-timeout) where that is
+ * shorter: no wait on another rank outlasts what the run allows one. A peer
+ * that stopped (its own send or receive failed) leaves the other side
+ * waiting no longer than this. */
 double tl_clock_align_patience_s(const tl_ctx *ctx);
 
 /* Collective over ctx's ranks (call it on every rank, at probes start and

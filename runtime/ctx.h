@@ -25,7 +25,8 @@ typedef struct tl_ctx {
     int host_only;          /* the command asked for no GPU (--no-gpu, a host backend, a host program) */
     int gpu_shared;         /* other ranks of this host use the same device (--device-comm host) */
     int device_comm;        /* tl_devcomm_kind chosen with --device-comm (runtime/devcomm.h) */
-    double timeout_s;       /* --nccl-timeout: watched GPU waits give up after this long */
+    double timeout_s;       /* --nccl-timeout: watched GPU waits give up after this long, and so do
+                               the probes' clock exchange's waits where it is shorter than theirs */
     tl_launch_mode mode;    /* THREADS or MPI once launched */
     tl_hostcomm *hc;        /* host collectives and messages (MPI or threads) */
     tl_gpu *gpu;            /* streams and NCCL communicators; NULL until tl_gpu_create */

@@ -11,6 +11,7 @@
  *   - the drift the probes write from two noisy offsets over a short
  *     session reads back.
  * Thread ranks always; MPI ranks when mpirun is there. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -365,8 +366,10 @@ static void cut_run(int cut, int one_side, cut_rank *rk, int *finished)
     TL_ASSERT_OK(tl_threadcomm_shared_create(CUT_RANKS, &sh));
     pthread_t tid[CUT_RANKS];
     for (int i = 0; i < CUT_RANKS; i++) {
+        /* timeout_s: a second's patience, not the 10 s of its own (the
+         * stopped exchanges below wait it out twice) */
         rk[i] = (cut_rank){.ctx = {.program = "test_clock_align", .rank = i, .size = CUT_RANKS, .device = -1,
-                                   .mode = TL_LAUNCH_THREADS},
+                                   .mode = TL_LAUNCH_THREADS, .timeout_s = 1},
                            .mu = &mu};
         TL_ASSERT_OK(tl_threadcomm_create(sh, i, &rk[i].comm.inner));
         rk[i].comm.base = (tl_hostcomm){.ops = &cut_ops, .rank = i, .size = CUT_RANKS};
@@ -440,6 +443,9 @@ TL_TEST(exchange_stopped_on_one_side)
                       "(done: rank 0 %d, rank 1 %d, rank 2 %d)",
                       side == 1 ? 0 : 1, finished, CUT_RANKS, rk[0].done, rk[1].done, rk[2].done);
         printf("rank %d's side failing: every rank out in %.1f s\n", side == 1 ? 0 : 1, took_s);
+        /* a second's patience (ctx.timeout_s) waited out, not the own 10 s */
+        TL_ASSERT_MSG(took_s < 8, "rank %d's side failing: %.1f s, past the 1 s patience the run allowed",
+                      side == 1 ? 0 : 1, took_s);
         for (int i = 0; i < CUT_RANKS; i++) {
             TL_ASSERT_MSG(rk[i].start != TL_OK, "rank %d: start said ok though an exchange stopped", i);
             TL_ASSERT_OK(rk[i].stop);
@@ -447,6 +453,19 @@ TL_TEST(exchange_stopped_on_one_side)
             TL_ASSERT_STREQ(rk[i].ca.method, "none");
         }
     }
+}
+
+/* The exchange's own patience, unless the run allows a wait less
+ * (--nccl-timeout, ctx->timeout_s): the launcher's default (300 s) leaves
+ * the own. */
+TL_TEST(patience_bounded_by_the_run_timeout)
+{
+    tl_ctx ctx = {.size = 4};
+    TL_ASSERT(fabs(tl_clock_align_patience_s(&ctx) - 10.04) < 1e-9);
+    ctx.timeout_s = 300;
+    TL_ASSERT(fabs(tl_clock_align_patience_s(&ctx) - 10.04) < 1e-9);
+    ctx.timeout_s = 2;
+    TL_ASSERT(fabs(tl_clock_align_patience_s(&ctx) - 2.0) < 1e-9);
 }
 
 TL_TEST(bad_clock_metadata)
@@ -567,4 +586,5 @@ TL_TEST(noisy_short_drift_read_back)
 
 TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, rank_without_probes,
              bad_clock_metadata, threads_share_one_clock, mpi_one_host_shares_clock,
-             noisy_short_drift_read_back, start_failed_after_a_rank_finished, exchange_stopped_on_one_side)
+             noisy_short_drift_read_back, start_failed_after_a_rank_finished, exchange_stopped_on_one_side,
+             patience_bounded_by_the_run_timeout)
