@@ -1105,6 +1105,24 @@ TL_TEST(interrupted_solver_schedules_leave_no_folder)
  * the ^C: bench-cpml.sh ran the step to its end and started three more,
  * exit 1 after 10 s; after a SIGTERM the script ended but the step ran on,
  * orphaned. */
+/* Whether process pid has ended (gone, or a zombie its new parent has not
+ * reaped yet), waiting up to 3 s for it. */
+static int process_ended(pid_t pid)
+{
+    for (int i = 0; i < 300; i++) {
+        char p[64], st = 0;
+        snprintf(p, sizeof p, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(p, "r");
+        if (!f) return 1;
+        int got = fscanf(f, "%*d (%*[^)]) %c", &st);
+        fclose(f);
+        if (got == 1 && (st == 'Z' || st == 'X')) return 1;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
 TL_TEST(bounded_steps_stop_on_a_signal)
 {
     const char *t = tl_test_tmpdir();
@@ -1113,10 +1131,12 @@ TL_TEST(bounded_steps_stop_on_a_signal)
     snprintf(err, sizeof err, "%s/err", t);
     snprintf(p, sizeof p, "%s/trilap-bench", t);
     fake_bench(p);
+    /* a step that would run 30 s: left to run on, its process outlives the
+     * script; stopped, it is gone at once */
     static const char *const names[] = {"trilap-fdtd", "trilap-solve"};
     for (int i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/%s", t, names[i]);
-        write_script(p, "#!/bin/sh\necho start >> \"$CALLS\"\nsleep 3\necho end >> \"$CALLS\"\n");
+        write_script(p, "#!/bin/sh\necho \"start $$\" >> \"$CALLS\"\nexec sleep 30\n");
     }
     static const char *const runs[] = {
         "TL_BIN=$T scripts/bench-cpml.sh $T/out --sizes '480 1024' --reps 2",
@@ -1130,10 +1150,13 @@ TL_TEST(bounded_steps_stop_on_a_signal)
             TL_ASSERT_MSG((WIFSIGNALED(status) && WTERMSIG(status) == sig) ||
                               (WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig),
                           "%s, signal %d: status %#x", runs[i], sig, status);
-            sleep(4); /* the step's end, had it run on */
             char *c = tl_test_read(calls);
-            TL_ASSERT_MSG(!strcmp(c, "start\n"), "%s, signal %d: steps:\n%s", runs[i], sig, c);
+            int step = 0, used = 0;
+            TL_ASSERT_MSG(sscanf(c, "start %d\n%n", &step, &used) == 1 && c[used] == '\0',
+                          "%s, signal %d: steps:\n%s", runs[i], sig, c);
             free(c);
+            TL_ASSERT_MSG(process_ended(step), "%s, signal %d: the step (pid %d) runs on after the script ended",
+                          runs[i], sig, step);
             TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out %s", t, calls), 0);
         }
 }
