@@ -7,6 +7,7 @@
 
 #include "runtime/check.h"
 #include "runtime/devcomm_impl.h"
+#include "runtime/marks.h"
 
 static const tl_devcomm_ops *const tl_devcomm_providers[TL_DEVCOMM_COUNT] = {
     [TL_DEVCOMM_NCCL] = &tl_devcomm_nccl_ops,
@@ -81,5 +82,13 @@ tl_status tl_devcomm_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_
     if (n == 0) return TL_OK;
     TL_TRY(dc->ops->exchange(ctx, dc, ch, peers, n, s));
     return TL_OK;
+}
+
+tl_status tl_devcomm_declare_peers(tl_ctx *ctx, const tl_devcomm *dc, const tl_mark_peerset *sets, int nsets)
+{
+    /* as the trace names the exchange: the host provider's mark, NCCL's
+     * point-to-point kernels of its grouped send/recv */
+    const char *what = dc->kind == TL_DEVCOMM_HOST ? tl_devcomm_host_exchange_what(dc) : TL_MARK_NCCL_KERNELS;
+    return tl_mark_peers(ctx, TL_ROLE_P2P, what, sets, nsets);
 }
 #endif

@@ -250,14 +250,16 @@ static void expect_peers(const char *dir, int rank, const char *name, const char
     free(v);
 }
 
-/* trilap-solve on four thread ranks of the host backend splits a Poisson
- * matrix in row blocks: each rank's halo is its row neighbours, and its
- * trace says so for both halves of the exchange. */
+/* trilap-solve on four thread ranks of the host backend, a Poisson matrix
+ * split in row blocks (a 1-D split: blocks of three of its 12 planes): each
+ * rank's halo is its row neighbours, and its trace says so for both halves
+ * of the exchange. */
 TL_TEST(solver_threads_write_row_neighbours)
 {
     char dir[1024], run[1200];
     snprintf(dir, sizeof dir, "%s/solve", tl_test_tmpdir());
-    char *o = run_cmd("%s/trilap-solve gen:poisson7:12 --backend host --launcher threads --ranks 4 --trace %s",
+    char *o = run_cmd("%s/trilap-solve gen:poisson7:12 --backend host --partition block --launcher threads --ranks 4 "
+                      "--trace %s",
                       tl_test_bin(), dir);
     free(o);
     TL_ASSERT_EQ(tl_test_sh_to(run, sizeof run, "dirname $(find %s -name trace.rank0.csv)", dir), 0);

@@ -822,6 +822,11 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     }
     const tl_halo_plan *h = &m->halo;
     cb->halo = be->ctx->size > 1 && h->nneighbors > 0;
+    /* for traces: the exchange involves the plan's neighbours alone (a rank
+     * without any says so), so that the analysis pairs it with those */
+    if (cb->dc)
+        TL_TRY(tl_devcomm_declare_peers(be->ctx, cb->dc,
+                                        &(tl_mark_peerset){.rank = h->neighbors, .n = cb->halo ? h->nneighbors : 0}, 1));
     if (cb->halo) {
         TL_CHECK(h->nsend < INT32_MAX, TL_ERR_UNSUPPORTED, "%lld halo values to send",
                  (long long)h->nsend);
