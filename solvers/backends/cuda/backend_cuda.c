@@ -822,11 +822,6 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     }
     const tl_halo_plan *h = &m->halo;
     cb->halo = be->ctx->size > 1 && h->nneighbors > 0;
-    /* for traces: the exchange involves the plan's neighbours alone (a rank
-     * without any says so), so that the analysis pairs it with those */
-    if (cb->dc)
-        TL_TRY(tl_devcomm_declare_peers(be->ctx, cb->dc,
-                                        &(tl_mark_peerset){.rank = h->neighbors, .n = cb->halo ? h->nneighbors : 0}, 1));
     if (cb->halo) {
         TL_CHECK(h->nsend < INT32_MAX, TL_ERR_UNSUPPORTED, "%lld halo values to send",
                  (long long)h->nsend);
@@ -865,6 +860,17 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
      * whichever stream that runs on */
     TL_TRY(tl_gpu_sync(be->ctx, s0, "backend initial values"));
     return TL_OK;
+}
+
+/* For traces: the device exchange involves the halo plan's neighbours
+ * alone (a rank without any says so), so that the analysis pairs it with
+ * those (runtime/devcomm.h). */
+static tl_status halo_declare_peers(cuda_backend *cb)
+{
+    const tl_halo_plan *h = &cb->base.m->halo;
+    if (!cb->dc) return TL_OK;
+    const tl_mark_peerset nbrs = {.rank = h->neighbors, .n = cb->halo ? h->nneighbors : 0};
+    return tl_devcomm_declare_peers(cb->base.ctx, cb->dc, &nbrs, 1);
 }
 
 static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_config *cfg,
@@ -909,6 +915,7 @@ static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
                                 "run on more GPUs (-g, or ranks on more GPUs) or a smaller matrix"),
                st, fail);
     lst = create_local(cb, diag);
+    if (lst == TL_OK) lst = halo_declare_peers(cb);
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     free(diag);
     *out = &cb->base;
