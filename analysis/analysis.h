@@ -362,6 +362,29 @@ typedef struct tl_an_hostiter {
     int64_t start, iter, num;
 } tl_an_hostiter;
 
+/* A rank's peers of its point-to-point operations: its trace's peers.<i>
+ * lines (probes/trace.h), each name interned (nccl: the line names every
+ * NCCL p2p kernel of the rank, "nccl:p2p"). None: a trace that names no
+ * peers (before the key, Nsight Systems, Kineto). analysis/peers.c. */
+typedef struct tl_an_peer_op {
+    uint32_t name;
+    int nccl;
+    tl_trace_peers tp;
+} tl_an_peer_op;
+typedef struct tl_an_peers {
+    tl_an_peer_op *op;
+    size_t n;
+} tl_an_peers;
+/* The peers.<i> lines of an open trace, each checked (a rank that is not
+ * one of the run's nranks or is self, a name given twice: TL_ERR_PARSE in
+ * one line naming the file, the key and the value); out NULL: checked only. */
+tl_status tl_an_peers_read(const tl_trace_reader *rd, const char *path, int self, int nranks, tl_an_names *names,
+                           tl_an_peers *out);
+void tl_an_peers_free(tl_an_peers *p);
+/* The peers the rank names of the operation `name` (p2p_kernel: an NCCL
+ * p2p kernel, which a nccl:p2p line covers), NULL where it names none. */
+const tl_trace_peers *tl_an_peers_find(const tl_an_peers *p, uint32_t name, int p2p_kernel);
+
 /* One rank's GPU activity intervals and iteration bounds. */
 typedef struct tl_an_rank {
     tl_an_meta meta;
@@ -381,6 +404,7 @@ typedef struct tl_an_rank {
     int iters_from_host;
     tl_an_oplabel *opl;    /* the operations its communication kernels served */
     size_t nopl;
+    tl_an_peers peers;     /* the peers its trace names of its point-to-point operations */
 } tl_an_rank;
 
 /* The operation communication kernel v of rk served, or NULL when the
@@ -461,20 +485,32 @@ typedef struct tl_an_op {
     int last_rank;    /* index (in rank-file order) of the last rank */
     int in_span;      /* set by tl_an_ops_split: counted on some rank (its part there has time in that rank's window) */
     int post;         /* a non-blocking post (tl_an_mark_is_post): it waits for nobody */
+    int view;         /* -1: matched across every rank; else the rank file whose operation it is, matched with
+                       * that rank's peers alone (its trace's peers.<i>: a halo waits for its neighbours) */
+    uint32_t ranks;   /* view >= 0: "R:P,Q", the rank and the peers it paired with (a name id) */
 } tl_an_op;
 
 typedef struct tl_an_ops {
     size_t nranks;
-    tl_an_op *op;     /* sorted by (group, name, k); times on the first rank's clock less offset */
+    tl_an_op *op;     /* sorted by (group, name, k, view); times on the first rank's clock less offset */
     size_t nop, capop;
     size_t unmatched_names, unmatched_ops; /* (group, key)s whose count differs between ranks */
     int64_t *offset;  /* [rank file]: its clock minus the first's, estimated (TL_AN_ALIGN_ENDS), else 0;
                        * 0 also for a rank that reads the first's very clock (clock_shared) */
     int64_t *ends_est; /* [rank file]: the estimate, applied or not (data: the spread of the ends) */
     size_t offset_ends; /* matched operations the estimate rests on (0: none made) */
+    /* point-to-point operation names matched across every rank of more than
+     * two, since no trace names their peers; the first few of them */
+    size_t p2p_all;
+    uint32_t p2p_all_name[3];
 } tl_an_ops;
 
-/* Load every rank (one at a time) and match its communication operations.
+/* Load every rank (one at a time) and match its communication operations:
+ * a collective across every rank, the k-th of a name on each; a
+ * point-to-point operation whose peers a trace names (peers.<i>) on each
+ * rank with that rank's peers alone, one operation per rank (view), the
+ * k-th on the rank with the k-th on each peer of set k mod nsets (a rank
+ * whose trace names none of an operation others name: with every rank).
  * One rank: nothing to match (nop = 0). With TL_AN_ALIGN_ENDS in flags,
  * each rank's clock offset to the first is estimated from the matched
  * operations' ends (tl_an_offset_median of the differences: a collective
@@ -483,6 +519,10 @@ typedef struct tl_an_ops {
  * very clock (clock_shared) keeps its times (ends_est holds the estimate). */
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o);
 void tl_an_ops_free(tl_an_ops *o);
+/* The note that point-to-point operations were matched across every rank
+ * for want of peers (o->p2p_all), in buf, without "# note: "; NULL when
+ * there is none to give. */
+const char *tl_an_ops_pairing_say(const tl_an_ops *o, const tl_an_names *names, char *buf, size_t n);
 /* The median of n differences (sorts d), 0 for none: the offset estimate
  * of match.c and `collectives`. */
 int64_t tl_an_offset_median(int64_t *d, size_t n);

@@ -1431,8 +1431,11 @@ static void print_reruns(const tl_an_rank_result *res, size_t nr)
         printf("# note: %s\n", guessed);
 }
 
-/* What did overlap, and how long operations waited for their last rank. */
-static void print_what_overlapped(const tl_an_rank_result *res, size_t nr)
+/* What did overlap, and how long operations waited for their last rank
+ * (and, once, where halo operations were paired across every rank for
+ * want of peers in the trace). */
+static void print_what_overlapped(const tl_an_rank_result *res, size_t nr, const tl_an_ops *ops,
+                                  const tl_an_names *names)
 {
     for (size_t r = 0; r < nr; r++) {
         const tl_an_metrics *m = &res[r].whole;
@@ -1459,6 +1462,8 @@ static void print_what_overlapped(const tl_an_rank_result *res, size_t nr)
                res[r].meta.rank, sp->matched, US(sp->wait_ns), US(tot), 100.0 * (double)sp->wait_ns / (double)tot,
                US(sp->wait_ns) / (double)sp->matched);
     }
+    char note[512];
+    if (tl_an_ops_pairing_say(ops, names, note, sizeof note)) printf("# note: %s\n", note);
 }
 
 /* The ranks a rule does not apply to, and why (the first rank's reason:
@@ -1583,7 +1588,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
             printf("ok [%s]: %s (--%s %g)\n", ru->name, ru->ok, ru->option, threshold(o, ru));
     }
     putchar('\n');
-    print_what_overlapped(s->res, nr);
+    print_what_overlapped(s->res, nr, s->ops, s->names);
     putchar('\n');
     tl_an_table_print(t, stdout);
     printf("# -: the rule does not apply to that rank (no such activity), or has no other condition\n"

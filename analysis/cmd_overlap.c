@@ -216,7 +216,16 @@ static int cmp_delay(const void *a, const void *b)
 {
     const tl_an_op *x = *(const tl_an_op *const *)a, *y = *(const tl_an_op *const *)b;
     int64_t dx = x->arrive - x->first, dy = y->arrive - y->first;
-    return dx > dy ? -1 : dx < dy;
+    if (dx != dy) return dx > dy ? -1 : 1;
+    return x < y ? -1 : x > y; /* ties in the operations' order: the same table every run */
+}
+
+/* Two ranks' views of one exchange that saw it alike (the two ranks of a
+ * pair): one row. */
+static int same_wait(const tl_an_op *x, const tl_an_op *y)
+{
+    return x->name == y->name && x->group == y->group && x->k == y->k && x->arrive == y->arrive &&
+           x->first == y->first && x->last_rank == y->last_rank;
 }
 
 int tl_an_ranks_subset(const tl_an_rank_result *res, size_t nr, char *buf, size_t n)
@@ -268,14 +277,75 @@ static tl_status unmatched_say(tl_an_table *t, const tl_an_ops *ops, const tl_an
                             ops->unmatched_ops, ops->unmatched_names, s, res[first].meta.rank, more);
 }
 
+/* The operations whose last rank came latest, naming it; where an
+ * operation was paired with one rank's peers alone (a halo: the trace's
+ * peers.<i>), the column `ranks` says whose ("2:1,3": rank 2 with ranks 1
+ * and 3), the same exchange appearing once per rank that saw it
+ * otherwise (same_wait). */
+static tl_status delayed_table(const tl_an_ops *ops, const tl_an_names *names, const tl_an_rank_result *res)
+{
+    tl_status st = TL_OK;
+    tl_an_table *d = NULL;
+    const tl_an_op **by = malloc(ops->nop * sizeof *by), *top[TOP_DELAYED];
+    TL_CHECK(by, TL_ERR_NOMEM, "%zu operations", ops->nop);
+    size_t nby = 0, ntop = 0;
+    int views = 0;
+    for (size_t i = 0; i < ops->nop; i++)
+        if (ops->op[i].in_span && tl_an_op_waits(&ops->op[i])) by[nby++] = &ops->op[i];
+    qsort(by, nby, sizeof *by, cmp_delay);
+    for (size_t i = 0; i < nby && ntop < TOP_DELAYED && by[i]->arrive > by[i]->first; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < ntop && !seen; j++) seen = same_wait(top[j], by[i]);
+        if (seen) continue;
+        top[ntop++] = by[i];
+        views |= by[i]->view >= 0;
+    }
+    TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation, of those "
+                                            "whose kernels ran together on every rank (the last started before the "
+                                            "first ended: else not one operation), posts left out (a non-blocking "
+                                            "post waits for nobody), and counted on some rank (its part there has "
+                                            "time in that rank's window)"),
+               st, fail);
+    if (views)
+        TL_TRYGOTO(tl_an_table_meta(d, "ranks", "R:P,Q: rank R's operation paired with its peers P, Q alone (the "
+                                                "trace's peers.N), one row per rank that saw it otherwise; all: every rank"),
+                   st, fail);
+    static const char *const dcols[][2] = {{"operation", ""}, {"k", ""},      {"iter", ""},
+                                           {"last_rank", ""}, {"delay", "us"}, {"ranks", ""}};
+    for (size_t j = 0; j < sizeof dcols / sizeof dcols[0] - !views; j++)
+        TL_TRYGOTO(tl_an_table_col(d, dcols[j][0], dcols[j][1], j == 0), st, fail);
+    int unattributed = 0;
+    for (size_t i = 0; i < ntop; i++) {
+        unattributed |= top[i]->iter < 0;
+        TL_TRYGOTO(tl_an_table_row(d), st, fail);
+        TL_TRYGOTO(tl_an_table_str(d, top[i]->named ? tl_an_names_get(names, top[i]->name)
+                                                   : tl_an_names_short(names, top[i]->name)),
+                   st, fail);
+        TL_TRYGOTO(tl_an_table_int(d, top[i]->k), st, fail);
+        TL_TRYGOTO(tl_an_table_num(d, top[i]->iter >= 0 ? (double)top[i]->iter : NAN, 0), st, fail);
+        TL_TRYGOTO(tl_an_table_int(d, res[top[i]->last_rank].meta.rank), st, fail);
+        TL_TRYGOTO(tl_an_table_num(d, US(top[i]->arrive - top[i]->first), 1), st, fail);
+        if (views)
+            TL_TRYGOTO(tl_an_table_str(d, top[i]->view >= 0 ? tl_an_names_get(names, top[i]->ranks) : "all"), st, fail);
+    }
+    putchar('\n');
+    tl_an_table_print(d, stdout);
+    if (unattributed)
+        printf("# iter -: the last rank's kernel was not attributed to an iteration (its launch was not recorded)\n");
+fail:
+    free(by);
+    tl_an_table_destroy(&d);
+    return st;
+}
+
 /* Waiting and transfer per rank, and the operations whose last rank came
  * latest (DESIGN.md "Wave 3": NCCL time is waiting plus transfer). */
 static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, const tl_an_rank_result *res,
                              size_t nr)
 {
     tl_status st = TL_OK;
-    tl_an_table *t = NULL, *d = NULL;
-    const tl_an_op **by = NULL;
+    tl_an_table *t = NULL;
     putchar('\n');
     int world = tl_an_ranks_subset(res, nr, NULL, 0);
     if (nr < 2 && world) {
@@ -292,9 +362,10 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     TL_TRYGOTO(tl_an_table_create(&t, "communication waiting and transfer"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "matching", "the k-th operation of a collective and process group in an "
                                                "iteration where the trace names them (Kineto), else the k-th of a "
-                                               "kernel name, on every rank, on the clock the '# clock:' line "
-                                               "states; waiting = before the last rank starts it, transfer = the "
-                                               "rest"),
+                                               "kernel name, on every rank (a point-to-point operation whose peers "
+                                               "the trace names: on the rank and its peers alone), on the clock the "
+                                               "'# clock:' line states; waiting = before the last rank starts it, "
+                                               "transfer = the rest"),
                st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "sums", "over the rank's operations with time in its window (--iter-range: "
                                            "the selection), times clipped to it; two operations at once count "
@@ -332,44 +403,11 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     }
     tl_an_table_print(t, stdout);
     printf("# operation *: all of the rank's matched operations; last: how often it was the last rank to arrive\n");
-    if (!ops->nop) goto fail;
-    by = malloc(ops->nop * sizeof *by);
-    TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);
-    size_t nby = 0;
-    for (size_t i = 0; i < ops->nop; i++)
-        if (ops->op[i].in_span && tl_an_op_waits(&ops->op[i])) by[nby++] = &ops->op[i];
-    qsort(by, nby, sizeof *by, cmp_delay);
-    TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation, of those "
-                                            "whose kernels ran together on every rank (the last started before the "
-                                            "first ended: else not one operation), posts left out (a non-blocking "
-                                            "post waits for nobody), and counted on some rank (its part there has "
-                                            "time in that rank's window)"),
-               st, fail);
-    static const char *const dcols[][2] = {{"operation", ""}, {"k", ""}, {"iter", ""}, {"last_rank", ""},
-                                           {"delay", "us"}};
-    for (size_t j = 0; j < sizeof dcols / sizeof dcols[0]; j++)
-        TL_TRYGOTO(tl_an_table_col(d, dcols[j][0], dcols[j][1], j == 0), st, fail);
-    int unattributed = 0;
-    for (size_t i = 0; i < nby && i < TOP_DELAYED && by[i]->arrive > by[i]->first; i++) {
-        unattributed |= by[i]->iter < 0;
-        TL_TRYGOTO(tl_an_table_row(d), st, fail);
-        TL_TRYGOTO(tl_an_table_str(d, by[i]->named ? tl_an_names_get(names, by[i]->name)
-                                                   : tl_an_names_short(names, by[i]->name)),
-                   st, fail);
-        TL_TRYGOTO(tl_an_table_int(d, by[i]->k), st, fail);
-        TL_TRYGOTO(tl_an_table_num(d, by[i]->iter >= 0 ? (double)by[i]->iter : NAN, 0), st, fail);
-        TL_TRYGOTO(tl_an_table_int(d, res[by[i]->last_rank].meta.rank), st, fail);
-        TL_TRYGOTO(tl_an_table_num(d, US(by[i]->arrive - by[i]->first), 1), st, fail);
-    }
-    putchar('\n');
-    tl_an_table_print(d, stdout);
-    if (unattributed)
-        printf("# iter -: the last rank's kernel was not attributed to an iteration (its launch was not recorded)\n");
+    char note[512];
+    if (tl_an_ops_pairing_say(ops, names, note, sizeof note)) printf("# note: %s\n", note);
+    if (ops->nop) st = delayed_table(ops, names, res);
 fail:
-    free(by);
     tl_an_table_destroy(&t);
-    tl_an_table_destroy(&d);
     return st;
 }
 

@@ -178,7 +178,11 @@ static void window_cut(tl_an_meta *meta, int64_t lstart)
 }
 
 
-tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
+/* tl_an_scan, also reading the trace's peers (analysis/peers.c) into
+ * peers (names interning their names) where it is not NULL; they are
+ * checked whatever the command, so a bad line is refused alike by all. */
+static tl_status scan_trace(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta,
+                            tl_an_names *names, tl_an_peers *peers)
 {
     tl_status st = TL_OK;
     char nfile[1024];
@@ -223,6 +227,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     meta->complete = !s || strcmp(s, "no") != 0;
     meta->window_from_meta = fw0 && fw1;
     TL_TRYGOTO(clock_meta(rd, path, flags, meta), st, fail);
+    TL_TRYGOTO(tl_an_peers_read(rd, path, meta->rank, meta->nranks, names, peers), st, fail);
     if (meta->clock_aligned) {
         if (fw0) meta->w0 = to_ref(meta, meta->w0);
         if (fw1) meta->w1 = to_ref(meta, meta->w1);
@@ -294,6 +299,11 @@ fail:
     tl_progress_end(&bar);
     tl_trace_reader_close(&rd);
     return st;
+}
+
+tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
+{
+    return scan_trace(path, flags, cb, user, meta, NULL, NULL);
 }
 
 static int cmp_files(const void *a, const void *b)
@@ -856,7 +866,7 @@ tl_status tl_an_rank_load_also(const char *path, int flags, tl_an_names *names, 
 {
     memset(rk, 0, sizeof *rk);
     load_state ls = {.rk = rk, .names = names, .also = also, .also_user = user};
-    tl_status st = tl_an_scan(path, flags, keep_record, &ls, &rk->meta);
+    tl_status st = scan_trace(path, flags, keep_record, &ls, &rk->meta, names, &rk->peers);
     if (st == TL_OK) st = join_oplabels(&ls);
     free(ls.kern);
     free(ls.op);
@@ -905,6 +915,7 @@ void tl_an_rank_free(tl_an_rank *rk)
     free(rk->host_start);
     free(rk->hit);
     free(rk->opl);
+    tl_an_peers_free(&rk->peers);
     memset(rk, 0, sizeof *rk);
 }
 

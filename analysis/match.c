@@ -64,7 +64,9 @@ static tl_status rank_opseq(const tl_an_rank *rk, tl_an_opseq **out, size_t *nou
 typedef struct rop {
     int64_t group, start, end, iter;
     uint32_t key, label;
-    int post; /* a non-blocking post (tl_an_mark_is_post) */
+    uint8_t post;       /* a non-blocking post (tl_an_mark_is_post) */
+    uint8_t p2p;        /* point to point: a host mark on the p2p lane, or an NCCL p2p kernel */
+    uint8_t p2p_kernel; /* an NCCL p2p kernel (a trace's nccl:p2p peers cover it) */
 } rop;
 
 typedef struct rank_ops {
@@ -72,6 +74,8 @@ typedef struct rank_ops {
     size_t n;
     int shared; /* reads rank 0's very clock (metadata clock_shared): no offset to estimate */
     int cut;    /* its file cut short (tl_an_meta.window_cut): it holds a prefix of its operations */
+    int rank;   /* its rank number: what peers name */
+    tl_an_peers peers; /* the peers its trace names of its point-to-point operations */
 } rank_ops;
 
 static tl_status collect(const char *path, int flags, tl_an_names *names, rank_ops *ro)
@@ -83,15 +87,21 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
     TL_TRY(tl_an_rank_load(path, flags, names, &rk));
     ro->shared = rk.meta.clock_shared[0] != '\0';
     ro->cut = rk.meta.window_cut;
+    ro->rank = rk.meta.rank;
+    ro->peers = rk.peers; /* kept: the rest of the rank goes */
+    memset(&rk.peers, 0, sizeof rk.peers);
     TL_TRYGOTO(rank_opseq(&rk, &q, &m), st, fail);
     ro->v = malloc((m ? m : 1) * sizeof *ro->v);
     TL_CHECKGOTO(ro->v, TL_ERR_NOMEM, st, fail, "%zu communication operations", m);
     for (size_t i = 0; i < m; i++) {
         const tl_an_ival *v = &rk.v[q[i].at];
         const tl_an_oplabel *ol = q[i].group != TL_AN_WHOLE ? tl_an_rank_oplabel(&rk, v) : NULL;
+        int kernel = v->kind == TL_KIND_KERNEL;
         ro->v[i] = (rop){.group = q[i].group, .start = v->start, .end = v->end, .iter = v->iter, .key = q[i].key,
                          .label = ol ? ol->label : q[i].key,
-                         .post = v->kind == TL_KIND_HOST && tl_an_mark_is_post(tl_an_names_get(names, v->name))};
+                         .post = !kernel && tl_an_mark_is_post(tl_an_names_get(names, v->name)),
+                         .p2p = kernel ? v->cat == TL_CAT_P2P : v->lane == TL_ROLE_P2P,
+                         .p2p_kernel = kernel && v->cat == TL_CAT_P2P};
     }
     ro->n = m;
 fail:
@@ -130,6 +140,23 @@ void tl_an_ops_free(tl_an_ops *o)
     memset(o, 0, sizeof *o);
 }
 
+const char *tl_an_ops_pairing_say(const tl_an_ops *o, const tl_an_names *names, char *buf, size_t n)
+{
+    if (!o->p2p_all) return NULL;
+    size_t room = sizeof o->p2p_all_name / sizeof o->p2p_all_name[0], len = 0;
+    len += (size_t)snprintf(buf, n, "point-to-point operations (");
+    for (size_t i = 0; i < o->p2p_all && i < room && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%.60s", i ? ", " : "",
+                                tl_an_names_short(names, o->p2p_all_name[i]));
+    if (len < n)
+        snprintf(buf + len, n - len,
+                 "%s) were paired across every rank: the trace does not name each rank's peers (no peers.N metadata: "
+                 "a trace written before it, Nsight Systems, Kineto), so a rank's waiting may count ranks it does not "
+                 "exchange with",
+                 o->p2p_all > room ? ", ..." : "");
+    return buf;
+}
+
 static tl_status add_op(tl_an_ops *o, const tl_an_op *op)
 {
     TL_TRY(TL_AN_GROW(o->op, o->nop, o->capop, "matched operations"));
@@ -137,14 +164,19 @@ static tl_status add_op(tl_an_ops *o, const tl_an_op *op)
     return TL_OK;
 }
 
-/* The k-th operation of (group, key) on every rank: one operation, its
- * times on the first rank's clock (each rank's minus its offset). */
-static tl_status match_one(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *lo, size_t k)
+/* The k-th operation of (group, key) on the rank files who[0..nwho) (who[0]
+ * names and labels it): one operation, its times on the first rank's clock
+ * (each rank's minus its offset). view: the file whose operation paired
+ * with its peers alone (-1: every rank's); ranks its label. */
+static tl_status match_one(tl_an_ops *o, const rank_ops *ro, const size_t *who, size_t nwho, const size_t *lo,
+                           size_t k, int view, uint32_t ranks)
 {
-    const rop *r0 = &ro[0].v[lo[0] + k];
+    const rop *r0 = &ro[who[0]].v[lo[who[0]] + k];
     tl_an_op op = {.name = r0->key, .label = r0->label, .named = r0->group != TL_AN_WHOLE, .group = r0->group,
-                   .k = (int64_t)k, .post = r0->post, .arrive = INT64_MIN, .first = INT64_MAX, .first_end = INT64_MAX};
-    for (size_t f = 0; f < nf; f++) {
+                   .k = (int64_t)k, .post = r0->post, .arrive = INT64_MIN, .first = INT64_MAX, .first_end = INT64_MAX,
+                   .view = view, .ranks = ranks};
+    for (size_t i = 0; i < nwho; i++) {
+        size_t f = who[i];
         const rop *x = &ro[f].v[lo[f] + k];
         int64_t start = x->start - o->offset[f], end = x->end - o->offset[f];
         if (start > op.arrive) {
@@ -169,7 +201,9 @@ int64_t tl_an_offset_median(int64_t *d, size_t n)
  * the first rank's end); a collective ends on all its ranks together. A
  * rank on the first's very clock gets none: the median is then the spread
  * of the ends, kept as data (before, it was applied, and the "# clock:"
- * line gave an offset to a rank the "# rank:" line said had none). */
+ * line gave an offset to a rank the "# rank:" line said had none). Only
+ * operations matched across every rank count: a halo paired with its peers
+ * alone is no pair of every rank with the first. */
 static tl_status estimate_offsets(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *glo, const size_t *gcnt,
                                   size_t ng)
 {
@@ -190,33 +224,179 @@ static tl_status estimate_offsets(tl_an_ops *o, const rank_ops *ro, size_t nf, c
     return TL_OK;
 }
 
-/* How many of rank 0's operations of one (group, key), [lo[0], hi0), are
- * matched, lo[f] set for every rank: all, where every rank has as many;
- * else none, but where every rank with fewer than the most has its file cut
- * short: the operations its records hold are the first of each name
- * (records are written by start), so the first of the fewest pair up (a
- * rank cut at iteration 120 of 201 left all waiting unmatched, 0.0 us on
- * every rank). *left: the operations left whole (rank 0's where none pair
- * up, else those of the rank with most beyond the fewest). */
-static size_t match_count(const rank_ops *ro, size_t nf, size_t *lo, size_t hi0, size_t *left)
+/* How many of who[0]'s operations of x's (group, key) are matched on the
+ * rank files who[0..nwho), lo[who[i]] set for each: all, where every one
+ * has as many; else none, but where every rank with fewer than the most has
+ * its file cut short: the operations its records hold are the first of
+ * each name (records are written by start), so the first of the fewest pair
+ * up (a rank cut at iteration 120 of 201 left all waiting unmatched, 0.0 us
+ * on every rank). *left: the operations left whole (who[0]'s where none
+ * pair up, else those of the rank with most beyond the fewest). */
+static size_t match_count(const rank_ops *ro, const size_t *who, size_t nwho, const rop *x, size_t *lo, size_t *left)
 {
-    size_t cnt = hi0 - lo[0], mn = cnt, mx = cnt;
-    for (size_t f = 1; f < nf; f++) {
-        size_t hi;
-        key_range(&ro[f], ro[0].v[lo[0]].group, ro[0].v[lo[0]].key, &lo[f], &hi);
-        mn = hi - lo[f] < mn ? hi - lo[f] : mn;
-        mx = hi - lo[f] > mx ? hi - lo[f] : mx;
+    size_t cnt = 0, mn = SIZE_MAX, mx = 0, hi;
+    for (size_t i = 0; i < nwho; i++) {
+        key_range(&ro[who[i]], x->group, x->key, &lo[who[i]], &hi);
+        size_t c = hi - lo[who[i]];
+        if (!i) cnt = c;
+        mn = c < mn ? c : mn;
+        mx = c > mx ? c : mx;
     }
     *left = 0;
     if (mn == mx) return cnt;
     *left = cnt;
-    for (size_t f = 0; f < nf; f++) {
-        size_t a, b;
-        key_range(&ro[f], ro[0].v[lo[0]].group, ro[0].v[lo[0]].key, &a, &b);
-        if (b - a < mx && !ro[f].cut) return 0;
+    for (size_t i = 0; i < nwho; i++) {
+        key_range(&ro[who[i]], x->group, x->key, &lo[who[i]], &hi);
+        if (hi - lo[who[i]] < mx && !ro[who[i]].cut) return 0;
     }
     *left = mx - mn;
     return mn;
+}
+
+/* Whether some rank's trace names the peers of x's operation: then every
+ * rank pairs it with its own peers (or, where its trace names none, with
+ * every rank). Named operations (Kineto's) have none. */
+static int key_peered(const rank_ops *ro, size_t nf, const rop *x)
+{
+    for (size_t f = 0; f < nf && x->group == TL_AN_WHOLE; f++)
+        if (tl_an_peers_find(&ro[f].peers, x->key, x->p2p_kernel)) return 1;
+    return 0;
+}
+
+/* The rank files of f and of its peers in sets [s0, s1) of tp (tp NULL:
+ * every rank's), f first, each once; a peer whose file is not in the run
+ * (read with --accept-incomplete) is left out. */
+static void peer_files(const rank_ops *ro, size_t nf, size_t f, const tl_trace_peers *tp, int s0, int s1, size_t *who,
+                       size_t *nwho)
+{
+    *nwho = 0;
+    who[(*nwho)++] = f;
+    for (size_t g = 0; g < nf; g++) {
+        int in = !tp && g != f;
+        for (int i = tp ? tp->first[s0] : 0; tp && i < tp->first[s1] && !in; i++) in = ro[g].rank == tp->rank[i];
+        for (size_t j = 0; j < *nwho && in; j++) in = who[j] != g;
+        if (in) who[(*nwho)++] = g;
+    }
+}
+
+/* "R:P,Q": rank R and the peers of set s (R:none, R:all without tp),
+ * interned: the most delayed operations' `ranks`. */
+static tl_status view_label(const rank_ops *ro, size_t f, const tl_trace_peers *tp, int s, tl_an_names *names,
+                            uint32_t *id)
+{
+    char label[256];
+    size_t len = (size_t)snprintf(label, sizeof label, "%d:%s", ro[f].rank,
+                                  !tp ? "all" : tp->first[s] == tp->first[s + 1] ? "none" : "");
+    for (int i = tp ? tp->first[s] : 0; tp && i < tp->first[s + 1] && len < sizeof label; i++)
+        len += (size_t)snprintf(label + len, sizeof label - len, "%s%d", i > tp->first[s] ? "," : "", tp->rank[i]);
+    return tl_an_names_intern(names, label, id);
+}
+
+/* Rank file f's operations of x's key, each paired with the same operation
+ * of the peers f's trace names for it (the k-th with set k mod nsets), or
+ * of every rank where it names none; counted over all its sets' ranks as
+ * match_count counts; *left: f's operations left whole. */
+static tl_status match_peered(tl_an_ops *o, const rank_ops *ro, size_t nf, size_t f, const rop *x, tl_an_names *names,
+                              size_t *left)
+{
+    const tl_trace_peers *tp = tl_an_peers_find(&ro[f].peers, x->key, x->p2p_kernel);
+    int nsets = tp ? tp->nsets : 1;
+    size_t *lo = malloc(nf * ((size_t)nsets + 2) * sizeof *lo), *who = lo + nf, *nwho = NULL, n = 0, hi, unused;
+    uint32_t *label = malloc((size_t)nsets * sizeof *label);
+    nwho = malloc((size_t)nsets * sizeof *nwho);
+    tl_status st = TL_OK;
+    TL_CHECKGOTO(lo && label && nwho, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    peer_files(ro, nf, f, tp, 0, nsets, who, &n);
+    size_t matched = match_count(ro, who, n, x, lo, &unused);
+    key_range(&ro[f], x->group, x->key, &lo[f], &hi);
+    *left = hi - lo[f] - matched;
+    for (int s = 0; s < nsets; s++) {
+        peer_files(ro, nf, f, tp, s, s + 1, who + nf * (size_t)(s + 1), &nwho[s]);
+        TL_TRYGOTO(view_label(ro, f, tp, s, names, &label[s]), st, fail);
+    }
+    for (size_t k = 0; k < matched; k++) {
+        size_t s = k % (size_t)nsets;
+        TL_TRYGOTO(match_one(o, ro, who + nf * (s + 1), nwho[s], lo, k, (int)f, label[s]), st, fail);
+    }
+fail:
+    free(lo);
+    free(label);
+    free(nwho);
+    return st;
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+    const tl_an_op *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    if (x->name != y->name) return x->name < y->name ? -1 : 1;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return x->view < y->view ? -1 : x->view > y->view;
+}
+
+/* A point-to-point operation paired across every rank of more than two:
+ * noted for tl_an_ops_pairing_say (its first few names). */
+static void note_p2p_all(tl_an_ops *o, uint32_t key)
+{
+    size_t room = sizeof o->p2p_all_name / sizeof o->p2p_all_name[0];
+    if (o->p2p_all < room) o->p2p_all_name[o->p2p_all] = key;
+    o->p2p_all++;
+}
+
+/* The operations paired across every rank: every (group, key) rank 0 has
+ * that no trace names peers of, as often on every rank; one some other
+ * rank lacks or has more of is unmatched. glo[g * nf + f], gcnt[g]: where
+ * pair g's operations start on file f, how many. */
+static tl_status match_all(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *every, size_t **glo,
+                           size_t **gcnt, size_t *ng)
+{
+    size_t capg = 0;
+    for (size_t i = 0, hi0; i < ro[0].n; i = hi0) {
+        const rop *x = &ro[0].v[i];
+        for (hi0 = i; hi0 < ro[0].n && ro[0].v[hi0].group == x->group && ro[0].v[hi0].key == x->key;) hi0++;
+        if (key_peered(ro, nf, x)) continue;
+        if (x->p2p && nf > 2) note_p2p_all(o, x->key);
+        /* each from a copy of the capacity: one grown, the other not, leaves
+         * both as long as capg says (the grown one longer, harmlessly) */
+        size_t caplo = capg, capcnt = capg;
+        TL_TRY(tl_an_grow(glo, &caplo, *ng, nf * sizeof **glo, "operation names"));
+        TL_TRY(TL_AN_GROW(*gcnt, *ng, capcnt, "operation names"));
+        capg = capcnt;
+        size_t left = 0, mn = match_count(ro, every, nf, x, &(*glo)[*ng * nf], &left);
+        if (left) {
+            o->unmatched_names++;
+            o->unmatched_ops += left;
+        }
+        if (mn) (*gcnt)[(*ng)++] = mn;
+    }
+    return TL_OK;
+}
+
+/* Every rank's operations whose peers some trace names, each rank's paired
+ * with its own peers (match_peered); a name with any left whole is one
+ * unmatched name. */
+static tl_status match_all_peered(tl_an_ops *o, const rank_ops *ro, size_t nf, tl_an_names *names)
+{
+    uint32_t *unmatched = NULL;
+    size_t nun = 0, capun = 0;
+    tl_status st = TL_OK;
+    for (size_t f = 0; f < nf; f++)
+        for (size_t i = 0, hi; i < ro[f].n; i = hi) {
+            const rop *x = &ro[f].v[i];
+            for (hi = i; hi < ro[f].n && ro[f].v[hi].group == x->group && ro[f].v[hi].key == x->key;) hi++;
+            size_t left = 0, seen = 0;
+            if (key_peered(ro, nf, x)) TL_TRYGOTO(match_peered(o, ro, nf, f, x, names, &left), st, fail);
+            if (!left) continue;
+            o->unmatched_ops += left;
+            while (seen < nun && unmatched[seen] != x->key) seen++;
+            if (seen < nun) continue;
+            TL_TRYGOTO(TL_AN_GROW(unmatched, nun, capun, "operation names"), st, fail);
+            unmatched[nun++] = x->key;
+            o->unmatched_names++;
+        }
+fail:
+    free(unmatched);
+    return st;
 }
 
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o)
@@ -229,43 +409,34 @@ tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names 
     if (!o->offset || !o->ends_est) tl_an_ops_free(o);
     TL_CHECK(o->offset, TL_ERR_NOMEM, "%zu ranks", nf);
     if (nf < 2) return TL_OK; /* one rank waits for nobody */
-    size_t *glo = NULL, *gcnt = NULL, ng = 0, capg = 0;
+    size_t *glo = NULL, *gcnt = NULL, ng = 0, *every = malloc(nf * sizeof *every);
     rank_ops *ro = calloc(nf, sizeof *ro);
-    TL_CHECKGOTO(ro, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    TL_CHECKGOTO(ro && every, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    for (size_t f = 0; f < nf; f++) every[f] = f;
     for (size_t f = 0; f < nf; f++) TL_TRYGOTO(collect(files[f], flags, names, &ro[f]), st, fail);
-    /* the pairs: every (group, key) rank 0 has, as often on every rank; one
-     * some other rank lacks or has more of is unmatched */
-    for (size_t i = 0; i < ro[0].n;) {
-        /* each from a copy of the capacity: one grown, the other not, leaves
-         * both as long as capg says (the grown one longer, harmlessly) */
-        size_t caplo = capg, capcnt = capg;
-        TL_TRYGOTO(tl_an_grow(&glo, &caplo, ng, nf * sizeof *glo, "operation names"), st, fail);
-        TL_TRYGOTO(TL_AN_GROW(gcnt, ng, capcnt, "operation names"), st, fail);
-        capg = capcnt;
-        size_t *lo = &glo[ng * nf], hi0;
-        key_range(&ro[0], ro[0].v[i].group, ro[0].v[i].key, &lo[0], &hi0);
-        i = hi0;
-        size_t left = 0, mn = match_count(ro, nf, lo, hi0, &left);
-        if (left) {
-            o->unmatched_names++;
-            o->unmatched_ops += left;
-        }
-        if (mn) gcnt[ng++] = mn;
-    }
+    TL_TRYGOTO(match_all(o, ro, nf, every, &glo, &gcnt, &ng), st, fail);
     if (flags & TL_AN_ALIGN_ENDS) TL_TRYGOTO(estimate_offsets(o, ro, nf, glo, gcnt, ng), st, fail);
     for (size_t g = 0; g < ng; g++)
-        for (size_t k = 0; k < gcnt[g]; k++) TL_TRYGOTO(match_one(o, ro, nf, &glo[g * nf], k), st, fail);
+        for (size_t k = 0; k < gcnt[g]; k++)
+            TL_TRYGOTO(match_one(o, ro, every, nf, &glo[g * nf], k, -1, 0), st, fail);
+    TL_TRYGOTO(match_all_peered(o, ro, nf, names), st, fail);
+    if (o->nop > 1) qsort(o->op, o->nop, sizeof *o->op, cmp_op);
 fail:
-    for (size_t f = 0; ro && f < nf; f++) free(ro[f].v);
+    for (size_t f = 0; ro && f < nf; f++) {
+        free(ro[f].v);
+        tl_an_peers_free(&ro[f].peers);
+    }
     free(ro);
+    free(every);
     free(glo);
     free(gcnt);
     if (st != TL_OK) tl_an_ops_free(o);
     return st;
 }
 
-/* The matched operation (group, key, seq), or NULL. */
-static tl_an_op *find_op(tl_an_ops *o, const tl_an_opseq *q)
+/* The operation (group, key, seq) as rank file f matched it: its own,
+ * paired with its peers, else the one of every rank; NULL when none. */
+static tl_an_op *find_op(tl_an_ops *o, const tl_an_opseq *q, size_t f)
 {
     size_t a = 0, b = o->nop;
     while (a < b) {
@@ -275,9 +446,9 @@ static tl_an_op *find_op(tl_an_ops *o, const tl_an_opseq *q)
         if (less) a = m + 1;
         else b = m;
     }
-    if (a == o->nop) return NULL;
-    tl_an_op *x = &o->op[a];
-    return x->group == q->group && x->name == q->key && x->k == q->seq ? x : NULL;
+    for (; a < o->nop && o->op[a].group == q->group && o->op[a].name == q->key && o->op[a].k == q->seq; a++)
+        if (o->op[a].view < 0 || o->op[a].view == (int)f) return &o->op[a];
+    return NULL;
 }
 
 static tl_status push_ival(tl_an_rank *rk, const tl_an_ival *v)
@@ -357,7 +528,7 @@ tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, in
     TL_TRYGOTO(rank_opseq(rk, &q, &m), st, fail);
     size_t n0 = rk->n;
     for (size_t i = 0; i < m; i++) {
-        tl_an_op *op = find_op(o, &q[i]);
+        tl_an_op *op = find_op(o, &q[i], f);
         if (!op) continue;
         size_t j = q[i].at;
         tl_an_ival v = rk->v[j];

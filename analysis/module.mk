@@ -3,7 +3,7 @@ analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/inp
   analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c analysis/nsys.c analysis/nsys_iters.c analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c \
+  analysis/cmd_sweep.c analysis/nsys.c analysis/nsys_iters.c analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c analysis/peers.c \
   analysis/json.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/kineto_nsys.c analysis/clock_note.c analysis/iters.c analysis/window.c
 
 PROGRAMS += trilap-analyze
@@ -107,3 +107,8 @@ test_fuzz_kineto_DEPS := runtime
 TEST_HELPERS += helper_kineto_big
 helper_kineto_big_DEPS := analysis runtime
 $(BUILD)/tests/test_kineto: $(BUILD)/tests/helper_kineto_big
+
+# point-to-point operations paired with the rank's peers (the trace's
+# peers.N metadata), and the peers trilap-solve and trilap-fdtd write
+HOST_TESTS += test_peers
+test_peers_DEPS := probes runtime

@@ -2,7 +2,7 @@ MODULES += probes
 probes_C := probes/trace.c probes/trace_write.c probes/trace_read.c \
   probes/probes.c probes/probes_host.c probes/probes_nvtx.c probes/probes_cupti.c \
   probes/probes_convert.c probes/probes_owner.c probes/clock_align.c probes/session.c \
-  probes/rank_claim.c
+  probes/rank_claim.c probes/peers.c
 probes_CU :=
 
 # libtrilap-probes.so: the probes and what they use of the runtime (error

@@ -412,6 +412,7 @@ static tl_status tl_write_trace_meta(tl_trace_writer *w, const tl_probes *p,
                    p->streams[j].id == p->streams[i].id;
         if (!dup) TL_TRY(tl_trace_writer_meta(w, key, val));
     }
+    TL_TRY(tl_probe_peers_meta(p, w));
     return tl_clock_align_meta(&p->clock, w);
 }
 
@@ -547,6 +548,7 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
     if (st != TL_OK) tl_error_frame(st, __FILE__, __LINE__);
     tl_probe_gpu_free(&g);
     tl_probe_host_fini(p);
+    tl_probe_peers_free(p);
     free(p->args);
     free(p);
     return st;

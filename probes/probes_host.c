@@ -191,7 +191,7 @@ static void mark_begin(tl_ctx *ctx, tl_role lane, const char *what)
     range_begin(ctx, l == TL_ROLE_COLL ? TL_CAT_COLL : TL_CAT_P2P, l, what);
 }
 
-const tl_comm_marks tl_probe_marks = {.begin = mark_begin, .end = tl_probe_pop};
+const tl_comm_marks tl_probe_marks = {.begin = mark_begin, .end = tl_probe_pop, .peers = tl_probe_peers_declare};
 
 void tl_probe_pop(tl_ctx *ctx)
 {

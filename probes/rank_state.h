@@ -110,6 +110,11 @@ struct tl_probes {
 
     tl_clock_align clock; /* offset to rank 0's clock at start and stop (clock_align.c) */
 
+    /* the peers of each point-to-point operation, as tl_mark_peers declared
+     * them: a peers.<i> value each ("<sets> <name>", peers.c) */
+    char **peers;
+    int npeers, cappeers;
+
     void *nvtx_domain; /* nvtxDomainHandle_t, NULL without NVTX */
     tl_cupti_status cupti;
     int cupti_attached;
@@ -135,6 +140,12 @@ tl_status tl_probes_trace_name_free(const char *outdir, int rank);
  * none can be) */
 tl_status tl_probes_outdir_writable(const char *outdir);
 
+
+/* peers.c: tl_mark_peers (the marks table's peers), the trace's
+ * peers.<i> lines, and their memory */
+tl_status tl_probe_peers_declare(tl_ctx *ctx, tl_role lane, const char *what, const tl_mark_peerset *sets, int nsets);
+tl_status tl_probe_peers_meta(const tl_probes *p, tl_trace_writer *w);
+void tl_probe_peers_free(tl_probes *p);
 
 /* probes_host.c */
 tl_status tl_probe_host_init(tl_probes *p);

@@ -261,3 +261,138 @@ void tl_trace_utf8_cut(char *s)
     size_t bad = tl_trace_utf8_bad(s);
     if (bad != (size_t)-1) s[bad] = '\0';
 }
+
+/* ---- peers of an operation ------------------------------------------------ */
+
+void tl_trace_peers_name(tl_role lane, const char *what, char *buf, size_t n)
+{
+    const char *cat = lane == TL_ROLE_COLL ? "coll" : "p2p"; /* a mark's category follows its lane */
+    if (what)
+        snprintf(buf, n, "%s:%s", cat, what);
+    else
+        snprintf(buf, n, "nccl:%s", cat);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+tl_status tl_trace_peers_format(const char *name, int self, const tl_mark_peerset *sets, int nsets, char **out)
+{
+    *out = NULL;
+    TL_CHECK(name && *name && nsets >= 1 && sets, TL_ERR_INVAL, "peers: %d sets of '%s'", nsets, name ? name : "");
+    size_t total = 0;
+    for (int s = 0; s < nsets; s++) {
+        TL_CHECK(sets[s].n >= 0 && (sets[s].rank || !sets[s].n), TL_ERR_INVAL, "peers of %s: set %d of %d ranks", name,
+                 s, sets[s].n);
+        total += (size_t)sets[s].n;
+    }
+    size_t cap = total * 12 + (size_t)nsets * 6 + strlen(name) + 2;
+    char *v = malloc(cap);
+    int *sorted = malloc((total ? total : 1) * sizeof *sorted);
+    if (!v || !sorted) {
+        free(v);
+        free(sorted);
+        return TL_FAIL(TL_ERR_NOMEM, "peers of %s: %zu ranks", name, total);
+    }
+    size_t len = 0;
+    for (int s = 0; s < nsets; s++) {
+        int n = 0;
+        memcpy(sorted, sets[s].rank, (size_t)sets[s].n * sizeof *sorted);
+        qsort(sorted, (size_t)sets[s].n, sizeof *sorted, cmp_int);
+        if (s) v[len++] = ';';
+        for (int i = 0; i < sets[s].n; i++) {
+            if (sorted[i] == self || (i && sorted[i] == sorted[i - 1])) continue; /* a set: each once, not itself */
+            len += (size_t)snprintf(v + len, cap - len, "%s%d", n++ ? "," : "", sorted[i]);
+        }
+        if (!n) len += (size_t)snprintf(v + len, cap - len, "none");
+    }
+    snprintf(v + len, cap - len, " %s", name);
+    free(sorted);
+    *out = v;
+    return TL_OK;
+}
+
+void tl_trace_peers_free(tl_trace_peers *p)
+{
+    if (!p) return;
+    free(p->name);
+    free(p->first);
+    free(p->rank);
+    memset(p, 0, sizeof *p);
+}
+
+/* One rank of a set: a whole number below nranks, not self, not in the set
+ * already (rank[from .. n)). */
+static tl_status peers_rank(const char *item, size_t len, int self, int nranks, const int *rank, int from, int n,
+                            int *out, char *why, size_t nwhy)
+{
+    char *end = NULL;
+    long v = len && len < 11 && isdigit((unsigned char)item[0]) ? strtol(item, &end, 10) : -1;
+    if (v < 0 || end != item + len || v > INT32_MAX) {
+        snprintf(why, nwhy, "'%.*s' is not a rank", (int)(len < 40 ? len : 40), item);
+        return TL_ERR_PARSE;
+    }
+    if (nranks > 0 && v >= nranks) {
+        snprintf(why, nwhy, "rank %ld is not one of the run's %d", v, nranks);
+        return TL_ERR_PARSE;
+    }
+    if (v == self) {
+        snprintf(why, nwhy, "rank %ld is this rank itself", v);
+        return TL_ERR_PARSE;
+    }
+    for (int i = from; i < n; i++)
+        if (rank[i] == v) {
+            snprintf(why, nwhy, "rank %ld twice in one set", v);
+            return TL_ERR_PARSE;
+        }
+    *out = (int)v;
+    return TL_OK;
+}
+
+tl_status tl_trace_peers_parse(const char *value, int self, int nranks, tl_trace_peers *out, char *why, size_t nwhy)
+{
+    memset(out, 0, sizeof *out);
+    const char *sp = strchr(value, ' ');
+    if (!sp || !sp[1]) {
+        snprintf(why, nwhy, "no operation name after the ranks");
+        return TL_ERR_PARSE;
+    }
+    size_t nitems = 1;
+    for (const char *c = value; c < sp; c++) nitems += *c == ',' || *c == ';';
+    out->name = strdup(sp + 1);
+    out->first = malloc((nitems + 1) * sizeof *out->first);
+    out->rank = malloc(nitems * sizeof *out->rank);
+    if (!out->name || !out->first || !out->rank) {
+        tl_trace_peers_free(out);
+        return TL_FAIL(TL_ERR_NOMEM, "peers of %.40s", sp + 1);
+    }
+    int n = 0;
+    for (const char *set = value;;) {
+        size_t setlen = strcspn(set, "; ");
+        if (!setlen) {
+            snprintf(why, nwhy, "an empty set of ranks (\"none\" says there is none)");
+            tl_trace_peers_free(out);
+            return TL_ERR_PARSE;
+        }
+        out->first[out->nsets++] = n;
+        int none = setlen == 4 && !strncmp(set, "none", 4);
+        for (const char *item = set; !none && item < set + setlen;) {
+            size_t len = strcspn(item, ",; ");
+            tl_status st = peers_rank(item, len, self, nranks, out->rank, out->first[out->nsets - 1], n, &out->rank[n],
+                                      why, nwhy);
+            if (st != TL_OK) {
+                tl_trace_peers_free(out);
+                return st;
+            }
+            n++;
+            item += len + (item[len] == ',');
+        }
+        if (set[setlen] != ';') break;
+        set += setlen + 1;
+    }
+    out->first[out->nsets] = n;
+    return TL_OK;
+}

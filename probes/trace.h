@@ -11,7 +11,9 @@
  *   dropped=N  complete=yes|no  (no when CUPTI dropped records or was skipped)
  *   cupti_status=on|off|skipped-subscriber|unavailable
  *   rank_from  (the injection's: the launcher variable that gave the rank,
- *   claim, or none; nranks is then left out where no size variable was set) */
+ *   claim, or none; nranks is then left out where no size variable was set)
+ *   peers.0, peers.1, ...  (the ranks each point-to-point operation involves
+ *   on this rank: tl_trace_peers below) */
 #ifndef TL_TRACE_H
 #define TL_TRACE_H
 
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 #include "runtime/error.h"
+#include "runtime/marks.h"
 #include "runtime/role.h"
 
 typedef enum { TL_CAT_COMPUTE, TL_CAT_P2P, TL_CAT_COLL, TL_CAT_MEMCPY, TL_CAT_MEMSET,
@@ -97,6 +100,36 @@ typedef struct tl_trace_lanes {
 tl_status tl_trace_lanes_parse(const char *spec, tl_trace_lanes *out, char *why, size_t nwhy);
 /* The lane spec gives stream id, or 0 when it names none. */
 int tl_trace_lanes_find(const tl_trace_lanes *l, uint64_t id, tl_role *lane);
+
+/* ---- peers of an operation (probes/README.md "Peers of an operation") ----
+ * One metadata line per operation name, keys numbered from 0 with no gap:
+ *   # peers.<i>=<sets> <name>
+ * <name> the operation as its rows name it (a host mark, "p2p:staged
+ * exchange"), or "nccl:p2p" for every NCCL point-to-point kernel of the
+ * rank; <sets> the ranks it involves besides this one, ascending,
+ * comma-separated, "none" for none, and where the operation alternates
+ * between neighbour sets, several sets separated by ';': its k-th instance
+ * (from 0) involves set k mod (the number of sets). The name comes last so
+ * that it may hold blanks, ';' and ','. */
+#define TL_TRACE_PEERS_KEY "peers."
+typedef struct tl_trace_peers {
+    char *name;
+    int nsets;  /* >= 1 */
+    int *first; /* nsets + 1 entries: set s is rank[first[s]] .. rank[first[s + 1] - 1] */
+    int *rank;
+} tl_trace_peers;
+/* The name the trace gives the operation `what` of tl_mark_peers on
+ * `lane`: the mark's rows' "p2p:what" ("coll:" on the coll lane), and
+ * "nccl:p2p" for TL_MARK_NCCL_KERNELS. */
+void tl_trace_peers_name(tl_role lane, const char *what, char *buf, size_t n);
+/* The value of name's line (malloc'd in *out): each set sorted, without
+ * repeats and without `self` (this rank). */
+tl_status tl_trace_peers_format(const char *name, int self, const tl_mark_peerset *sets, int nsets, char **out);
+/* A line's value read back: TL_ERR_PARSE with the reason in why (a rank
+ * that is not a number, not below nranks (when nranks > 0), `self`, or
+ * twice in one set; no name). */
+tl_status tl_trace_peers_parse(const char *value, int self, int nranks, tl_trace_peers *out, char *why, size_t nwhy);
+void tl_trace_peers_free(tl_trace_peers *p);
 
 /* A rank's trace file: trace.rank<R>.csv or, gzipped, trace.rank<R>.csv.gz
  * (the reader reads both where zlib is built in; .gz in any case).

@@ -7,6 +7,7 @@
 
 #include "runtime/check.h"
 #include "runtime/devcomm_impl.h"
+#include "runtime/marks.h"
 
 static const tl_devcomm_ops *const tl_devcomm_providers[TL_DEVCOMM_COUNT] = {
     [TL_DEVCOMM_NCCL] = &tl_devcomm_nccl_ops,
@@ -81,5 +82,28 @@ tl_status tl_devcomm_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_
     if (n == 0) return TL_OK;
     TL_TRY(dc->ops->exchange(ctx, dc, ch, peers, n, s));
     return TL_OK;
+}
+
+tl_status tl_devcomm_declare_peers(tl_ctx *ctx, const tl_devcomm *dc, const tl_mark_peerset *calls, int ncalls)
+{
+    TL_CHECK(ncalls >= 1 && calls, TL_ERR_INVAL, "exchange peers: %d calls", ncalls);
+    /* as the trace names the exchange: the host provider's mark, NCCL's
+     * point-to-point kernels of its grouped send/recv */
+    int host = dc->kind == TL_DEVCOMM_HOST;
+    const char *what = host ? tl_devcomm_host_exchange_what(dc) : TL_MARK_NCCL_KERNELS;
+    tl_mark_peerset *traced = malloc((size_t)ncalls * sizeof *traced);
+    TL_CHECK(traced, TL_ERR_NOMEM, "exchange peers of %d calls", ncalls);
+    int n = 0;
+    for (int c = 0; c < ncalls; c++) {
+        int remote = 0;
+        for (int i = 0; i < calls[c].n; i++) remote |= calls[c].rank[i] != ctx->rank;
+        /* a call of no peer exchanges nothing, and the host provider marks
+         * none with this rank alone (copies on the stream): no instance */
+        if (calls[c].n > 0 && (remote || !host)) traced[n++] = calls[c];
+    }
+    if (!n) traced[n++] = (tl_mark_peerset){.n = 0};
+    tl_status st = tl_mark_peers(ctx, TL_ROLE_P2P, what, traced, n);
+    free(traced);
+    return st;
 }
 #endif

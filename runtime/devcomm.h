@@ -20,6 +20,7 @@
 
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
+#include "runtime/marks.h"
 
 typedef enum { TL_DEVCOMM_NCCL = 0, TL_DEVCOMM_HOST, TL_DEVCOMM_COUNT } tl_devcomm_kind;
 
@@ -72,6 +73,17 @@ tl_status tl_devcomm_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double *
 /* Every send and receive with the n peers as one group, on stream s. */
 tl_status tl_devcomm_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_devcomm_peer *peers,
                               int n, cudaStream_t s);
+/* For traces, once per tracing session (after it opened): the ranks this
+ * rank's exchanges involve, so that the analysis pairs each with those
+ * ranks alone (runtime/marks.h tl_mark_peers), under the name the
+ * provider's exchange has in the trace (the host provider's mark, "staged
+ * exchange" or "mpi exchange"; NCCL's point-to-point kernels). calls: the
+ * peer ranks of each call of the program's cycle of calls, as it gives
+ * them to tl_devcomm_exchange (this rank among them where it sends to
+ * itself), the k-th call the (k mod ncalls)-th: the provider leaves out a
+ * call it does not trace (no peer; the host provider's with this rank
+ * alone). Nothing without probes. */
+tl_status tl_devcomm_declare_peers(tl_ctx *ctx, const tl_devcomm *dc, const tl_mark_peerset *calls, int ncalls);
 #endif
 
 #endif

@@ -205,6 +205,11 @@ static tl_status host_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double 
     return st;
 }
 
+const char *tl_devcomm_host_exchange_what(const tl_devcomm *dc)
+{
+    return dc->host->cuda_aware ? "mpi exchange" : "staged exchange";
+}
+
 static tl_status host_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_devcomm_peer *peers, int n,
                                cudaStream_t s)
 {
@@ -217,7 +222,7 @@ static tl_status host_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl
                                         cudaMemcpyDeviceToDevice, s));
         return TL_OK;
     }
-    tl_mark_begin(ctx, TL_ROLE_P2P, dc->host->cuda_aware ? "mpi exchange" : "staged exchange");
+    tl_mark_begin(ctx, TL_ROLE_P2P, tl_devcomm_host_exchange_what(dc));
     tl_status st = staged_exchange(ctx, dc, ch, peers, n, s);
     tl_mark_end(ctx);
     return st;

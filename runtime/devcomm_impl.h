@@ -24,6 +24,12 @@ struct tl_devcomm {
     tl_devcomm_host *host; /* the host provider's staging state */
 };
 
+#if TL_HAVE_CUDA
+/* The host provider's exchange as its mark names it ("staged exchange",
+ * "mpi exchange" with a CUDA-aware MPI): the mark and its peers alike. */
+const char *tl_devcomm_host_exchange_what(const tl_devcomm *dc);
+#endif
+
 extern const tl_devcomm_ops tl_devcomm_nccl_ops;
 extern const tl_devcomm_ops tl_devcomm_host_ops;
 

@@ -81,13 +81,32 @@ static tl_status devcomm_setup(tl_fdtd *f)
     return TL_OK;
 }
 
+/* For traces, each run (its own session): the exchange of each phase
+ * involves the ranks of that phase's messages, one call per phase with
+ * messages of this rank (devcomm_transfer), so the analysis pairs the
+ * k-th exchange with the ranks of its phase alone. */
+static tl_status devcomm_declare_peers(tl_fdtd *f, const devcomm_state *ds)
+{
+    tl_mark_peerset calls[3];
+    int *rank = malloc((size_t)(f->nmsg[0] + f->nmsg[1] + f->nmsg[2] + 1) * sizeof *rank), n = 0;
+    TL_CHECK(rank, TL_ERR_NOMEM, "the exchange's peers");
+    for (int d = 0; d < 3; d++) {
+        calls[d] = (tl_mark_peerset){.rank = rank + n, .n = tl_fdtd_phase_ranks(f, d, rank + n)};
+        n += calls[d].n;
+    }
+    tl_status st = tl_devcomm_declare_peers(f->comm, ds->dc, calls, 3);
+    free(rank);
+    return st;
+}
+
 /* Collective: the rank's GPU state (the launcher destroys it at the end)
- * and the device communication, once per solver. */
+ * and the device communication, once per solver; the exchange's peers for
+ * every run's trace. */
 static tl_status devcomm_start(tl_fdtd *f)
 {
     devcomm_state *ds = f->sglobal;
     tl_ctx *ctx = f->comm;
-    if (ds->dc) return TL_OK;
+    if (ds->dc) return devcomm_declare_peers(f, ds);
     if (!ctx->gpu) {
         tl_gpu_config gc = {.use_priorities = 1};
         TL_TRY(tl_gpu_create(ctx, &gc)); /* agreed across ranks */
@@ -100,7 +119,7 @@ static tl_status devcomm_start(tl_fdtd *f)
                                     : TL_FAIL(TL_ERR_CUDA, "cudaSetDevice(%d): %s", f->sub[f->own].device,
                                               cudaGetErrorString(e));
     TL_TRY(tl_comm_agree(ctx, st)); /* the host provider's is local: none exchanges without the others */
-    return TL_OK;
+    return devcomm_declare_peers(f, ds);
 }
 
 static tl_status devcomm_transfer(tl_fdtd *f, int phase)

@@ -140,6 +140,13 @@ struct tl_fdtd {
     tl_fdtd_stats stats;
 };
 
+/* The ranks this rank's messages of phase d go to or come from (subdomain
+ * r is rank r), one per message, in plan order: itself where it sends to
+ * itself, a rank twice where two messages go between them. rank[] has
+ * room for f->nmsg[d]; returns how many. For traces: the peers of the
+ * phase's exchange (runtime/marks.h tl_mark_peers). */
+int tl_fdtd_phase_ranks(const struct tl_fdtd *f, int d, int *rank);
+
 /* Whether this process holds subdomain sd (its memory, its updates). */
 static inline int tl_fdtd_mine(const struct tl_fdtd *f, int sd) { return f->own < 0 || f->own == sd; }
 

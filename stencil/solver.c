@@ -219,11 +219,41 @@ static tl_status source_in(tl_fdtd *f, int sd, const tl_fdtd_box *b, int64_t ste
     return TL_OK;
 }
 
+/* Each phase's exchange as traces name it. */
+static const char *const exchange_what[3] = {"exchange_x", "exchange_y", "exchange_z"};
+
+int tl_fdtd_phase_ranks(const tl_fdtd *f, int d, int *rank)
+{
+    int n = 0;
+    for (int k = 0; k < f->nmsg[d]; k++) {
+        const tl_fdtd_msg *m = &f->msg[d][k];
+        if (m->from == f->own || m->to == f->own) rank[n++] = m->from == f->own ? m->to : m->from;
+    }
+    return n;
+}
+
+/* For traces: the host's exchange of each phase (a mark on every rank,
+ * messages of its own or not) involves the ranks of its messages alone,
+ * so that the analysis pairs it with those (runtime/marks.h). */
+static tl_status exchange_declare_peers(tl_fdtd *f)
+{
+    tl_status st = TL_OK;
+    int *rank = malloc((size_t)(f->nmsg[0] + f->nmsg[1] + f->nmsg[2] + 1) * sizeof *rank);
+    TL_CHECK(rank, TL_ERR_NOMEM, "the exchange's peers");
+    for (int d = 0; d < 3 && st == TL_OK; d++) {
+        if (f->nmsg[d] == 0) continue; /* no exchange of that phase */
+        const tl_mark_peerset peers = {.rank = rank, .n = tl_fdtd_phase_ranks(f, d, rank)};
+        st = tl_mark_peers(f->ctx, TL_ROLE_P2P, exchange_what[d], &peers, 1);
+    }
+    free(rank);
+    return st;
+}
+
 static tl_status exchange(tl_fdtd *f)
 {
     for (int d = 0; d < 3; d++) {
         if (f->nmsg[d] == 0) continue;
-        const char *what = d == 0 ? "exchange_x" : d == 1 ? "exchange_y" : "exchange_z";
+        const char *what = exchange_what[d];
         if (f->be->exchange_on_host)
             tl_mark_begin(f->ctx, TL_ROLE_P2P, what);
         else
@@ -544,6 +574,7 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     /* collective and agreed: a rank that cannot trace stops them all
      * before the first exchange */
     if (c->trace && ctx) TL_TRY(tl_probes_session_open(ctx, &session, &traced));
+    if (f->comm && f->be->exchange_on_host) TL_TRYGOTO(exchange_declare_peers(f), st, done);
     if (f->st->start) TL_TRYGOTO(f->st->start(f), st, done); /* collective: every rank is here */
     TL_TRYGOTO(f->be->mark(f, TL_FDTD_MARK_REGISTER), st, done); /* register streams with the probes */
     if (c->energy_every > 0 && f->step == 0) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tests/tl_test.h"
+#include "runtime/marks.h"
 #include "runtime/results.h"
 #include "tests/tl_test_run.h"
 
@@ -942,7 +943,59 @@ TL_TEST(inject_long_command_line)
     free(want);
 }
 
-TL_TEST_MAIN(rank_file_names, host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
+/* The peers a program declares of its point-to-point operations
+ * (runtime/marks.h tl_mark_peers) are written as peers.<i> metadata, one
+ * line per operation name in the order first declared, a name declared
+ * again with its new sets; the sets sorted, once each and without this
+ * rank; a rank without a neighbour says "none"; and they read back
+ * (tl_trace_peers_parse). Without probes the call does nothing. */
+TL_TEST(peers_written_and_read_back)
+{
+    const char *dir = tl_test_tmpdir();
+    tl_ctx ctx = host_ctx(1, 4);
+    static const int wait[] = {2, 0}, wait2[] = {2}, y[] = {0}, z[] = {3, 1, 3}, nccl[] = {0};
+    const tl_mark_peerset one = {.rank = wait, .n = 2}, none = {.n = 0};
+    const tl_mark_peerset phases[] = {{.rank = y, .n = 1}, {.rank = z, .n = 3}};
+    TL_ASSERT_OK(tl_mark_peers(&ctx, TL_ROLE_P2P, "halo_wait", &one, 1)); /* no probes: nothing */
+    tl_probes_config pc = {.outdir = dir};
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    TL_ASSERT_OK(tl_mark_peers(&ctx, TL_ROLE_P2P, "halo_wait", &one, 1));
+    TL_ASSERT_OK(tl_mark_peers(&ctx, TL_ROLE_P2P, "staged exchange", phases, 2));
+    TL_ASSERT_OK(tl_mark_peers(&ctx, TL_ROLE_P2P, "halo_post", &none, 1));
+    TL_ASSERT_OK(tl_mark_peers(&ctx, TL_ROLE_P2P, TL_MARK_NCCL_KERNELS, &(tl_mark_peerset){.rank = nccl, .n = 1}, 1));
+    TL_ASSERT_OK(tl_mark_peers(&ctx, TL_ROLE_COLL, "a, b; c", phases, 2));
+    TL_ASSERT_OK(tl_mark_peers(&ctx, TL_ROLE_P2P, "halo_wait", &(tl_mark_peerset){.rank = wait2, .n = 1}, 1));
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.rank1.csv", dir);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, 0));
+    static const char *const want[] = {"2 p2p:halo_wait", "0;3 p2p:staged exchange", "none p2p:halo_post",
+                                       "0 nccl:p2p", "0;3 coll:a, b; c"};
+    for (int i = 0; i < 5; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "peers.%d", i);
+        TL_ASSERT_STREQ(tl_trace_reader_meta(r, key), want[i]);
+    }
+    TL_ASSERT(!tl_trace_reader_meta(r, "peers.5"));
+    tl_trace_peers tp;
+    char why[128];
+    TL_ASSERT_OK(tl_trace_peers_parse(tl_trace_reader_meta(r, "peers.1"), 1, 4, &tp, why, sizeof why));
+    TL_ASSERT_STREQ(tp.name, "p2p:staged exchange");
+    TL_ASSERT_EQ(tp.nsets, 2);
+    TL_ASSERT(tp.first[1] - tp.first[0] == 1 && tp.rank[tp.first[0]] == 0);
+    TL_ASSERT(tp.first[2] - tp.first[1] == 1 && tp.rank[tp.first[1]] == 3);
+    tl_trace_peers_free(&tp);
+    TL_ASSERT_OK(tl_trace_peers_parse(tl_trace_reader_meta(r, "peers.4"), 1, 4, &tp, why, sizeof why));
+    TL_ASSERT_STREQ(tp.name, "coll:a, b; c");
+    tl_trace_peers_free(&tp);
+    TL_ASSERT_OK(tl_trace_peers_parse(tl_trace_reader_meta(r, "peers.2"), 1, 4, &tp, why, sizeof why));
+    TL_ASSERT(tp.nsets == 1 && tp.first[1] == 0);
+    tl_trace_peers_free(&tp);
+    tl_trace_reader_close(&r);
+}
+
+TL_TEST_MAIN(peers_written_and_read_back, rank_file_names, host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
              dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
              inject_rank_from_torchrun, inject_rank_and_size_of_one_launcher, inject_bad_env_said,
              inject_trace_dir_unusable, inject_forked_child_leaves_the_trace,

@@ -435,11 +435,25 @@ static tl_status host_dot_end(tl_backend *be, int slot, double *out)
 
 /* ---- SpMV with the halo exchange ----------------------------------------- */
 
+/* The exchange's two halves as traces name them (runtime/marks.h). */
+static const char halo_post_what[] = "halo_post", halo_wait_what[] = "halo_wait";
+
+/* For traces: both halves of the halo involve the plan's neighbours alone,
+ * so that the analysis pairs them with those (a rank in the middle of a
+ * row split waits for two ranks, not for every rank). */
+static tl_status halo_declare_peers(tl_ctx *ctx, const tl_halo_plan *h)
+{
+    const tl_mark_peerset nbrs = {.rank = h->neighbors, .n = h->nneighbors};
+    TL_TRY(tl_mark_peers(ctx, TL_ROLE_P2P, halo_post_what, &nbrs, 1));
+    TL_TRY(tl_mark_peers(ctx, TL_ROLE_P2P, halo_wait_what, &nbrs, 1));
+    return TL_OK;
+}
+
 static tl_status halo_post(tl_backend *be, tl_vec *x)
 {
     host_backend *hb = hb_of(be);
     if (!hb->halo) return TL_OK;
-    comm_begin(be, TL_ROLE_P2P, "halo_post");
+    comm_begin(be, TL_ROLE_P2P, halo_post_what);
     int64_t t0 = tl_clock_ns();
     tl_status st = tl_halo_begin(be->ctx, hb->halo, x->data);
     /* bytes are counted once per exchange, at the wait */
@@ -456,7 +470,7 @@ static tl_status halo_wait(tl_backend *be, tl_vec *x)
     if (!hb->halo_pending) return TL_OK;
     hb->halo_pending = 0;
     const tl_halo_plan *h = &be->m->halo;
-    comm_begin(be, TL_ROLE_P2P, "halo_wait");
+    comm_begin(be, TL_ROLE_P2P, halo_wait_what);
     int64_t t0 = tl_clock_ns();
     tl_status st = tl_halo_end(be->ctx, hb->halo, x->data);
     tl_backend_stat(be, TL_OP_HALO, tl_clock_ns() - t0,
@@ -680,7 +694,10 @@ static tl_status host_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
                      (long long)hb->base.zero_diag);
         goto fail;
     }
-    if (hb->comm && ctx->size > 1) TL_TRYGOTO(tl_halo_xchg_create(ctx, m, &hb->halo), st, fail);
+    if (hb->comm && ctx->size > 1) {
+        TL_TRYGOTO(tl_halo_xchg_create(ctx, m, &hb->halo), st, fail);
+        TL_TRYGOTO(halo_declare_peers(ctx, &m->halo), st, fail);
+    }
     hb->diag.a = &m->diag;
     hb->offd.a = &m->offd;
     TL_TRYGOTO(narrow_columns(&hb->diag), st, fail);

@@ -173,6 +173,16 @@ TL_TEST(gpu_fdtd_four_ranks_share_one_gpu)
     tl_test_output_free(&r);
     check_attribution(d, 4, 0);
     check_analysis(d, 4, 0); /* the FDTD reduces nothing */
+    /* the host-staged exchange's peers, one call per phase (y, then z):
+     * rank r exchanges with r ^ 1, then r ^ 2 (probes/README.md "Peers of
+     * an operation"), so the analysis pairs it with those alone */
+    for (int k = 0; k < 4; k++)
+        TL_ASSERT_MSG(tl_test_sh("grep -qx '# peers.0=%d;%d p2p:staged exchange' %s/trace.rank%d.csv", k ^ 1, k ^ 2, d,
+                                 k) == 0,
+                      "rank %d: no peers %d;%d of its staged exchange in %s", k, k ^ 1, k ^ 2, d);
+    r = tl_test_capture("%s/trilap-analyze overlap %s", tl_test_bin(), d);
+    TL_ASSERT_MSG(r.rc == 0 && !strstr(r.out, "# note: point-to-point operations"), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST(gpu_one_rank_no_communication_finding)

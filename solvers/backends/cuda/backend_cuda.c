@@ -862,6 +862,17 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     return TL_OK;
 }
 
+/* For traces: the device exchange involves the halo plan's neighbours
+ * alone (a rank without any says so), so that the analysis pairs it with
+ * those (runtime/devcomm.h). */
+static tl_status halo_declare_peers(cuda_backend *cb)
+{
+    const tl_halo_plan *h = &cb->base.m->halo;
+    if (!cb->dc) return TL_OK;
+    const tl_mark_peerset nbrs = {.rank = h->neighbors, .n = cb->halo ? h->nneighbors : 0};
+    return tl_devcomm_declare_peers(cb->base.ctx, cb->dc, &nbrs, 1);
+}
+
 static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_config *cfg,
                              tl_backend **out)
 {
@@ -904,6 +915,7 @@ static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
                                 "run on more GPUs (-g, or ranks on more GPUs) or a smaller matrix"),
                st, fail);
     lst = create_local(cb, diag);
+    if (lst == TL_OK) lst = halo_declare_peers(cb);
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     free(diag);
     *out = &cb->base;
