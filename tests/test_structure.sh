@@ -58,14 +58,31 @@
 #                    a build for 90 kept the sm_90 objects (qa-scripts8;
 #                    one small .cu, PTX only, 30 s on 2 cores; skipped
 #                    without nvcc)
+#   relinks_on_new_ldflags
+#                    a test's helper is relinked, and not recompiled, when
+#                    make is given other link flags (LDLIBS=, LDFLAGS=;
+#                    build/ldflags.txt), and not when given the same: `make
+#                    LDLIBS=-lm` after `make` said nothing to do and kept
+#                    the binary linked without it (one small helper)
 #   command_line_cflags_add
-#                    CPPFLAGS=, CFLAGS= and LDLIBS= on make's command line
-#                    add to the makefiles' own flags, after them (so
-#                    CFLAGS=-O0 wins over OPT's -O2): the makefiles built
-#                    them with +=, which a command-line value overrides,
-#                    and `make CPPFLAGS=-DX` lost the -I of config.h, `make
-#                    CFLAGS=-O0` -fPIC and -MMD, `make LDLIBS=...` every
-#                    library (runtime/error.c, 2 s; the link line, make -n)
+#                    CPPFLAGS= and CFLAGS= on make's command line add to
+#                    the makefiles' own flags, after them (so CFLAGS=-O0
+#                    wins over OPT's -O2): the makefiles built them with
+#                    +=, which a command-line value overrides, and `make
+#                    CPPFLAGS=-DX` lost the -I of config.h, `make
+#                    CFLAGS=-O0` -fPIC and -MMD (runtime/error.c, 2 s)
+#   link_lines_add_user_flags
+#                    on every link line (a program, a shared library, a
+#                    test's binary; LDFLAGS a fuzzer's too) CFLAGS= and
+#                    LDFLAGS= (the latter from the environment) come after
+#                    the makefiles' own flags and before the objects, and
+#                    LDLIBS= after the makefiles' libraries (autoconf's
+#                    order): no makefile read LDFLAGS (`make
+#                    LDFLAGS=-L/opt/x/lib` reached no link), `make
+#                    CFLAGS=-fsanitize=address` linked its instrumented
+#                    objects without it (undefined __asan_register_globals),
+#                    and `make LDLIBS=...` had lost every library of the
+#                    makefiles' (make -n)
 #   command_line_nvccflags_add
 #                    NVCCFLAGS= on make's command line adds to the
 #                    makefiles' nvcc flags, after them: `make
@@ -75,7 +92,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
-  rebuilds_on_new_cc rebuilds_cu_on_new_flags command_line_cflags_add command_line_nvccflags_add"
+  rebuilds_on_new_cc rebuilds_cu_on_new_flags relinks_on_new_ldflags command_line_cflags_add link_lines_add_user_flags
+  command_line_nvccflags_add"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -316,6 +334,27 @@ rebuilds_cu_on_new_flags() {
     [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "" ] || fail "the same make again recompiled an object"
 }
 
+relinks_on_new_ldflags() {
+    local tmp h
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    h=$tmp/tests/helper_inject_args
+    # expect DID VARS...: make VARS... did DID for the helper ("CC LD":
+    # compiled and linked it, "LD": linked it alone, "": nothing)
+    expect() {
+        local want=$1 out did
+        shift
+        out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=0 BUILD="$tmp" \
+            BIN="$tmp/bin" "$@" "$h" 2>&1) || fail "make $*: $(tail -n 3 <<<"$out")"
+        did=$(awk '$1 == "CC" || $1 == "LD" { print $1 }' <<<"$out" | paste -sd' ' -)
+        [ "$did" = "$want" ] || fail "make $*: did '$did', not '$want' (CC: compiled, LD: linked)"
+    }
+    expect "CC LD"
+    expect LD LDLIBS=-lm
+    expect "" LDLIBS=-lm
+    expect LD LDLIBS=-lm LDFLAGS=-L"$tmp"
+}
+
 # in_order LINE FIRST LAST: FIRST is a word of LINE, and LAST a word after it
 in_order() {
     awk -v first="$2" -v last="$3" '{ for (i = 1; i <= NF; i++) { if ($i == first && !f) f = i; if ($i == last) l = i } }
@@ -345,11 +384,32 @@ command_line_cflags_add() {
     in_line "$line" "make CPPFLAGS= CFLAGS=" "-I$tmp" -std=c11 -fPIC -MMD -DTL_USER_CPPFLAG -O0
     in_order "$line" -O2 -O0 || fail "CFLAGS=-O0 before OPT's -O2, which wins: $line"
     [ -s "$tmp/obj/runtime/error.d" ] || fail "make CFLAGS=-O0 wrote no runtime/error.d (-MMD)"
-    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory -n V=1 CUDA=0 \
-        BUILD="$tmp" BIN="$tmp/bin" LDLIBS=-ltl_user_lib "$tmp/bin/trilap-analyze" 2>&1) || fail "make -n LDLIBS=: $out"
-    line=$(grep -e "-o $tmp/bin/trilap-analyze " <<<"$out") || fail "make -n LDLIBS= links no trilap-analyze: $out"
-    in_line "$line" "make LDLIBS=-ltl_user_lib" -lpthread -lm -ldl -ltl_user_lib
-    in_order "$line" -lm -ltl_user_lib || fail "LDLIBS=-ltl_user_lib before the makefiles' libraries: $line"
+}
+
+# Every link rule of mk/rules.mk (program, shared library, test) and a
+# fuzzer's, as make -n would run them. -fopenmp closes the makefiles' own
+# flags (OPENMP=1), -lm their libraries.
+link_lines_add_user_flags() {
+    local tmp out f line first_obj
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    local links="$tmp/bin/trilap-matgen $tmp/lib/libtrilap-probes.so $tmp/tests/helper_inject_args"
+    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL LDFLAGS=-L/tl/user/lib make -C "$top" --no-print-directory -n \
+        V=1 CUDA=0 OPENMP=1 BUILD="$tmp" BIN="$tmp/bin" CFLAGS=-fsanitize=address LDLIBS=-ltl_user_lib \
+        $links "$tmp/fuzz/fuzz_mmio" 2>&1) || fail "make -n CFLAGS= LDFLAGS= LDLIBS=: $out"
+    for f in $links "$tmp/fuzz/fuzz_mmio"; do
+        line=$(grep -e "-o $f " <<<"$out") || fail "make -n links no $f: $out"
+        first_obj=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /\.o$/) { print $i; exit } }' <<<"$line")
+        [ -n "$first_obj" ] || fail "the link of $f names no object: $line"
+        in_line "$line" "the link of $f (LDFLAGS=-L/tl/user/lib)" -L/tl/user/lib
+        in_order "$line" -L/tl/user/lib "$first_obj" || fail "LDFLAGS after the objects: $line"
+        [ "$f" != "$tmp/fuzz/fuzz_mmio" ] || continue # a build of its own, clang's flags alone
+        in_line "$line" "the link of $f (make CFLAGS=-fsanitize=address LDLIBS=-ltl_user_lib)" \
+            -fopenmp -fsanitize=address -lm -ltl_user_lib
+        in_order "$line" -fopenmp -fsanitize=address || fail "CFLAGS before the makefiles' flags: $line"
+        in_order "$line" -fsanitize=address -L/tl/user/lib || fail "LDFLAGS before CFLAGS: $line"
+        in_order "$line" -lm -ltl_user_lib || fail "LDLIBS=-ltl_user_lib before the makefiles' libraries: $line"
+    done
 }
 
 command_line_nvccflags_add() {
