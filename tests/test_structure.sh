@@ -38,26 +38,27 @@
 #                    device), and CI has both, so only this compile sees
 #                    that build
 #   builds_with_clang
-#                    the programs' objects build with clang (-O0: the
-#                    warnings are the front end's) and -Werror, and
-#                    without WERROR= clang's build gets no -Werror while
-#                    gcc 12's (CI's) does: the default build with clang 14
-#                    stopped at analysis/cli.c's -Wstring-concatenation
-#                    (14 s on 2 cores, 2026-12-07; skipped without clang)
+#                    the objects of the programs and libraries compile
+#                    with clang and -Werror (-fsyntax-only: the warnings
+#                    are the front end's; no code generated, nothing
+#                    linked), and without WERROR= clang's build gets no
+#                    -Werror while gcc 12's (CI's) does: the default build
+#                    with clang 14 stopped at analysis/cli.c's
+#                    -Wstring-concatenation (skipped without clang)
 #   rebuilds_on_new_cc
 #                    an object built with one compiler is rebuilt when
 #                    make is given another (CC=clang) or other flags
-#                    (OPT=), and not when given the same: `make CC=clang`
-#                    after `make` said nothing to do and kept the gcc
-#                    objects (qa-first2)
+#                    (OPT=: build/cflags.txt rewritten), and not when
+#                    given the same: `make CC=clang` after `make` said
+#                    nothing to do and kept the gcc objects (qa-first2)
 #   rebuilds_cu_on_new_flags
 #                    a CUDA object is rebuilt when make is given another
-#                    nvcc or nvcc flags (CUDA_ARCH=, NVCCFLAGS, NVCC=,
-#                    OPT=), and not on a C-only change (CC=), nor a C
-#                    object on a CUDA-only one: `make CUDA_ARCH=80` after
-#                    a build for 90 kept the sm_90 objects (qa-scripts8;
-#                    one small .cu, PTX only, 30 s on 2 cores; skipped
-#                    without nvcc)
+#                    nvcc or nvcc flags (CUDA_ARCH=; NVCCFLAGS, NVCC=,
+#                    OPT=: build/nvccflags.txt rewritten), and not on a
+#                    C-only change (CC=), nor a C object on a CUDA-only
+#                    one: `make CUDA_ARCH=80` after a build for 90 kept
+#                    the sm_90 objects (qa-scripts8; one small .cu, PTX
+#                    only, compiled twice; skipped without nvcc)
 #   relinks_on_new_ldflags
 #                    a test's helper is relinked, and not recompiled, when
 #                    make is given other link flags (LDLIBS=, LDFLAGS=;
@@ -266,10 +267,21 @@ builds_with_clang() {
     local tmp rc=0
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' RETURN
+    # what `make all` compiles, a target of the test's own, read after the
+    # makefiles (object code and the links were a third of the time); it
+    # counts them, so that each is seen compiled (-fsyntax-only writes the
+    # .d alone)
+    printf '%s\n' 'tl_objs := $(sort $(foreach x,$(MODULES) $(PROGRAMS) $(SHLIBS),$(call objs_of,$(x))))' \
+        'tl_objects: $(tl_objs) ; @echo $(words $(tl_objs)) >$(BUILD)/objects.count' >"$tmp/objects.mk"
     # a make of its own, not the jobserver of a make check running this
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -j2 CC=clang WERROR=1 OPT=-O0 \
-        CUDA=0 BUILD="$tmp" BIN="$tmp/bin" all >"$tmp/log" 2>&1 || rc=$?
-    [ "$rc" = 0 ] || fail "make CC=clang WERROR=1 all: exit $rc: $(grep -m 3 'error' "$tmp/log")"
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -f Makefile -f "$tmp/objects.mk" \
+        -j2 CC=clang WERROR=1 OPT=-O0 CFLAGS=-fsyntax-only CUDA=0 BUILD="$tmp" BIN="$tmp/bin" tl_objects \
+        >"$tmp/log" 2>&1 || rc=$?
+    [ "$rc" = 0 ] || fail "make CC=clang WERROR=1 (the objects of all): exit $rc: $(grep -m 3 'error' "$tmp/log")"
+    local n
+    n=$(find "$tmp/obj" -name '*.d' | wc -l)
+    [ "$n" -gt 0 ] && [ "$n" = "$(cat "$tmp/objects.count")" ] ||
+        fail "make CC=clang compiled $n files, not the $(cat "$tmp/objects.count") objects of all"
     local cc flags
     for cc in clang gcc; do
         flags=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -n -B V=1 CC=$cc CUDA=0 \
@@ -298,8 +310,8 @@ rebuilds_on_new_cc() {
     [ "$(compiled CC=gcc)" = 1 ] || fail "make CC=gcc did not compile runtime/error.c"
     [ "$(compiled CC=gcc)" = 0 ] || fail "make CC=gcc again recompiled runtime/error.c"
     [ "$(compiled CC=clang)" = 1 ] || fail "make CC=clang after CC=gcc kept the gcc object"
-    [ "$(compiled CC=clang OPT=-O1)" = 1 ] || fail "make OPT=-O1 kept the -O2 object"
-    [ "$(compiled CC=clang OPT=-O1)" = 0 ] || fail "make CC=clang OPT=-O1 again recompiled runtime/error.c"
+    # OPT= through the file the object was just seen rebuilt from
+    [ "$(rewritten "$tmp" CUDA=0 CC=clang OPT=-O1)" = cflags ] || fail "make OPT=-O1 did not rewrite cflags.txt"
 }
 
 rebuilds_cu_on_new_flags() {
@@ -321,17 +333,43 @@ rebuilds_cu_on_new_flags() {
     [ "$(compiled CUDA_ARCH=90)" = "$both" ] || fail "make CUDA_ARCH=90 did not compile both objects"
     [ "$(compiled CUDA_ARCH=90)" = "" ] || fail "make CUDA_ARCH=90 again recompiled an object"
     [ "$(compiled CUDA_ARCH=80)" = "$kernel" ] || fail "make CUDA_ARCH=80 after 90 did not recompile the kernel alone"
-    [ "$(NVCCFLAGS='-O2 -g -std=c++17' compiled CUDA_ARCH=80)" = "$kernel" ] ||
-        fail "a new NVCCFLAGS did not recompile the kernel alone"
+    [ "$(compiled CUDA_ARCH=80 CC=gcc)" = "CC runtime/error.c" ] ||
+        fail "make CC=gcc recompiled the kernel, or not the C object"
+    # The other variables, each through the file the objects were just
+    # seen rebuilt from (a compile less each: nvcc's were most of the
+    # time), one change at a time
+    local same=(CUDA=1 CUDA_CODE=compute CUDA_ARCH=80 CC=gcc) nvccflags='-O2 -g -std=c++17'
+    [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}")" = nvccflags ] ||
+        fail "a new NVCCFLAGS did not rewrite nvccflags.txt alone"
     # the same nvcc through a wrapper (a symbolic link would not do: nvcc
     # finds its own headers from the path it was run by)
     printf '#!/bin/sh\nexec %s "$@"\n' "$nvcc" >"$tmp/nvcc"
     chmod +x "$tmp/nvcc"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc")" = "$kernel" ] || fail "a new NVCC did not recompile the kernel alone"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc)" = "CC runtime/error.c" ] ||
-        fail "make CC=gcc recompiled the kernel, or not the C object"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "$both" ] || fail "make OPT=-O1 kept an -O2 object"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "" ] || fail "the same make again recompiled an object"
+    same+=(NVCC="$tmp/nvcc")
+    [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}")" = nvccflags ] ||
+        fail "a new NVCC did not rewrite nvccflags.txt alone"
+    [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}" OPT=-O1)" = "cflags nvccflags" ] ||
+        fail "make OPT=-O1 did not rewrite both flags files"
+}
+
+# rewritten BUILD VARS...: which of BUILD's flags files there (cflags,
+# nvccflags, ldflags) make VARS... rewrote, compiling nothing: the objects
+# and links depend on them, as the tests show once by a rebuild
+rewritten() {
+    local build=$1 f out files=()
+    shift
+    local -A was=()
+    for f in cflags nvccflags ldflags; do
+        [ -f "$build/$f.txt" ] || continue
+        was[$f]=$(cat "$build/$f.txt")
+        files+=("$build/$f.txt")
+    done
+    [ "${#files[@]}" -gt 0 ] || fail "no flags file in $build to compare"
+    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory BUILD="$build" BIN="$build/bin" \
+        "$@" "${files[@]}" 2>&1) || fail "make $*: $out"
+    for f in cflags nvccflags ldflags; do
+        [ -z "${was[$f]+set}" ] || [ "$(cat "$build/$f.txt")" = "${was[$f]}" ] || echo "$f"
+    done | paste -sd' ' -
 }
 
 relinks_on_new_ldflags() {
