@@ -99,7 +99,9 @@ FUZZ_CC ?= clang
 HAVE_FUZZ := $(shell f=$$($(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null); [ -f "$$f" ] && echo 1 || echo 0)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -I$(BUILD) -I. -D_GNU_SOURCE
-FUZZ_LDFLAGS := -g $(FUZZ_SAN) -fsanitize=fuzzer
+# the user's LDFLAGS too (a zlib or sqlite3 in a prefix of one's own), not
+# CFLAGS: the fuzzers' objects are clang's, compiled with these flags alone
+FUZZ_LDFLAGS := -g $(FUZZ_SAN) -fsanitize=fuzzer$(if $(LDFLAGS), $(LDFLAGS))
 fuzz_objs = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
 
 GNUPLOT ?= $(shell command -v gnuplot 2>/dev/null)

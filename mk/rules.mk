@@ -11,9 +11,9 @@ endif
 
 CC ?= cc
 # The flags the build needs are the makefiles' own, in *_BASE; CPPFLAGS,
-# CFLAGS, NVCCFLAGS and LDLIBS are the user's (command line or
+# CFLAGS, NVCCFLAGS, LDFLAGS and LDLIBS are the user's (command line or
 # environment), and come after them on every command, so that CFLAGS=-O0
-# or NVCCFLAGS=-G wins. The makefiles had added theirs with +=, which a
+# or NVCCFLAGS=-G wins (LDFLAGS and LDLIBS: LINK_FLAGS below). The makefiles had added theirs with +=, which a
 # command-line value overrides: `make NVCCFLAGS=-lineinfo` compiled without
 # -gencode, -MMD and -Xcompiler -fPIC, `make CPPFLAGS=-DX` without the -I
 # that finds config.h, `make LDLIBS=...` linked no library of theirs.
@@ -156,6 +156,26 @@ $(NVCCFLAGS_TXT): FORCE
 	@printf '%s\n' "$$TL_NVCCFLAGS_LINE" > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
+# ---- ldflags.txt: the link line, as cflags.txt for the objects ----------
+# Every link (programs, shared libraries, tests; all by $(CC): the CUDA
+# objects too, with -lcudart) runs the compiler with the makefiles' flags
+# and the user's CFLAGS, which carry the ones that matter at link
+# (-fsanitize, -fopenmp, -flto, -pthread, -m*: `make
+# CFLAGS=-fsanitize=address` had linked its objects without ASan's
+# runtime), then the user's LDFLAGS, before the objects; the libraries
+# after them, the user's LDLIBS after the makefiles' (autoconf's order;
+# no makefile had read LDFLAGS). `make LDLIBS=-lm` (or LDFLAGS=) after a
+# build answered "Nothing to be done": every link depends on this file,
+# rewritten only when the line changes.
+LDFLAGS_TXT := $(BUILD)/ldflags.txt
+LINK_FLAGS = $(CFLAGS_BASE)$(if $(CFLAGS), $(CFLAGS))$(if $(LDFLAGS), $(LDFLAGS))
+LINK_LIBS = $(LDLIBS_BASE)$(if $(LDLIBS), $(LDLIBS))
+export TL_LDFLAGS_LINE := $(CC) $(LINK_FLAGS) ... $(LINK_LIBS)
+$(LDFLAGS_TXT): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "$$TL_LDFLAGS_LINE" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
 # ---- objects ---------------------------------------------------------------
 OBJ := $(BUILD)/obj
 $(OBJ)/%.o: %.c $(CFLAGS_TXT) | $(CONFIG_H) $(COMMIT_H)
@@ -184,19 +204,19 @@ $(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
 dep_libs = $(foreach d,$($(1)_DEPS),$(call MODULE_LIB,$(d)))
 
 define program_rules
-$(BIN)/$(1): $(call objs_of,$(1)) $(call dep_libs,$(1))
+$(BIN)/$(1): $(call objs_of,$(1)) $(call dep_libs,$(1)) $(LDFLAGS_TXT)
 	$$(say) LD $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LDLIBS_BASE) $$(LDLIBS) $($(1)_LDLIBS)
+	$$(Q)$$(CC) $$(LINK_FLAGS) -o $$@ $(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LINK_LIBS) $($(1)_LDLIBS)
 ALL_OBJS += $(call objs_of,$(1))
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program_rules,$(p))))
 
 define shlib_rules
-$(BUILD)/lib/lib$(1).so: $(call objs_of,$(1)) $(call dep_libs,$(1))
+$(BUILD)/lib/lib$(1).so: $(call objs_of,$(1)) $(call dep_libs,$(1)) $(LDFLAGS_TXT)
 	$$(say) SHLIB $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) -shared -Wl,--no-undefined $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--whole-archive $(call dep_libs,$(1)) -Wl,--no-whole-archive $$(LDLIBS_BASE) $$(LDLIBS) $($(1)_LDLIBS)
+	$$(Q)$$(CC) -shared -Wl,--no-undefined $$(LINK_FLAGS) -o $$@ $(call objs_of,$(1)) -Wl,--whole-archive $(call dep_libs,$(1)) -Wl,--no-whole-archive $$(LINK_LIBS) $($(1)_LDLIBS)
 ALL_OBJS += $(call objs_of,$(1))
 endef
 $(foreach s,$(SHLIBS),$(eval $(call shlib_rules,$(s))))
@@ -205,10 +225,10 @@ $(foreach s,$(SHLIBS),$(eval $(call shlib_rules,$(s))))
 define test_rules
 $(1)_C ?= $(wildcard tests/$(1).c tests/gpu/$(1).c)
 $(1)_CU ?= $(wildcard tests/gpu/$(1).cu)
-$(BUILD)/tests/$(1): $$(call objs_of,$(1)) $(call dep_libs,$(1))
+$(BUILD)/tests/$(1): $$(call objs_of,$(1)) $(call dep_libs,$(1)) $(LDFLAGS_TXT)
 	$$(say) LD $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS_BASE) -o $$@ $$(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LDLIBS_BASE) $$(LDLIBS) $($(1)_LDLIBS)
+	$$(Q)$$(CC) $$(LINK_FLAGS) -o $$@ $$(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LINK_LIBS) $($(1)_LDLIBS)
 ALL_OBJS += $$(call objs_of,$(1))
 endef
 $(foreach t,$(HOST_TESTS) $(TEST_HELPERS) $(if $(filter 1,$(HAVE_CUDA)),$(GPU_TESTS) $(GPU_TEST_HELPERS)),$(eval $(call test_rules,$(t))))
@@ -329,7 +349,9 @@ help:
 	@echo '  found at: CUDA_HOME= (its bin/nvcc, or NVCC=)  NCCL_HOME=  METIS_HOME=  SQLITE_HOME=  SIMGRID_HOME='
 	@echo '            MPICC=  MPIRUN=  GNUPLOT=/path/to/gnuplot  CC=cc  FUZZ_CC=clang (make fuzz)'
 	@echo 'build:    CUDA_ARCH="90 80"  CUDA_CODE=sm (compute: PTX only)  CUDA_FAST_COMPILE=min|mid|max'
-	@echo '          CPPFLAGS=  CFLAGS=  NVCCFLAGS=  LDLIBS=  (added after the build'"'"'s own flags, which stay: CFLAGS=-O0 or NVCCFLAGS=-G wins)'
+	@echo '          CPPFLAGS=  CFLAGS=  NVCCFLAGS=  LDFLAGS=  LDLIBS=  (added after the build'"'"'s own flags, which stay:'
+	@echo '          CFLAGS=-O0 or NVCCFLAGS=-G wins; every link takes CFLAGS and LDFLAGS before the objects, LDLIBS'
+	@echo '          after them; a changed one recompiles or relinks what it reaches: build/cflags.txt, ldflags.txt)'
 	@echo '          WERROR=1 (0 by default but with gcc 12, as CI)  OPT=-O2  V=1 (the commands)  SANITIZE=address,undefined  BUILD=build  BIN=bin'
 	@echo '          CI=true: as CI builds, CUDA compiled and never run (CUDA_ARCH=90 CUDA_CODE=compute'
 	@echo '          CUDA_FAST_COMPILE=mid unless given; GitHub Actions and GitLab set CI=true themselves)'

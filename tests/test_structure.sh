@@ -38,34 +38,52 @@
 #                    device), and CI has both, so only this compile sees
 #                    that build
 #   builds_with_clang
-#                    the programs' objects build with clang (-O0: the
-#                    warnings are the front end's) and -Werror, and
-#                    without WERROR= clang's build gets no -Werror while
-#                    gcc 12's (CI's) does: the default build with clang 14
-#                    stopped at analysis/cli.c's -Wstring-concatenation
-#                    (14 s on 2 cores, 2026-12-07; skipped without clang)
+#                    the objects of the programs and libraries compile
+#                    with clang and -Werror (-fsyntax-only: the warnings
+#                    are the front end's; no code generated, nothing
+#                    linked), and without WERROR= clang's build gets no
+#                    -Werror while gcc 12's (CI's) does: the default build
+#                    with clang 14 stopped at analysis/cli.c's
+#                    -Wstring-concatenation (skipped without clang)
 #   rebuilds_on_new_cc
 #                    an object built with one compiler is rebuilt when
 #                    make is given another (CC=clang) or other flags
-#                    (OPT=), and not when given the same: `make CC=clang`
-#                    after `make` said nothing to do and kept the gcc
-#                    objects (qa-first2)
+#                    (OPT=: build/cflags.txt rewritten), and not when
+#                    given the same: `make CC=clang` after `make` said
+#                    nothing to do and kept the gcc objects (qa-first2)
 #   rebuilds_cu_on_new_flags
 #                    a CUDA object is rebuilt when make is given another
-#                    nvcc or nvcc flags (CUDA_ARCH=, NVCCFLAGS, NVCC=,
-#                    OPT=), and not on a C-only change (CC=), nor a C
-#                    object on a CUDA-only one: `make CUDA_ARCH=80` after
-#                    a build for 90 kept the sm_90 objects (qa-scripts8;
-#                    one small .cu, PTX only, 30 s on 2 cores; skipped
-#                    without nvcc)
+#                    nvcc or nvcc flags (CUDA_ARCH=; NVCCFLAGS, NVCC=,
+#                    OPT=: build/nvccflags.txt rewritten), and not on a
+#                    C-only change (CC=), nor a C object on a CUDA-only
+#                    one: `make CUDA_ARCH=80` after a build for 90 kept
+#                    the sm_90 objects (qa-scripts8; one small .cu, PTX
+#                    only, compiled twice; skipped without nvcc)
+#   relinks_on_new_ldflags
+#                    a test's helper is relinked, and not recompiled, when
+#                    make is given other link flags (LDLIBS=, LDFLAGS=;
+#                    build/ldflags.txt), and not when given the same: `make
+#                    LDLIBS=-lm` after `make` said nothing to do and kept
+#                    the binary linked without it (one small helper)
 #   command_line_cflags_add
-#                    CPPFLAGS=, CFLAGS= and LDLIBS= on make's command line
-#                    add to the makefiles' own flags, after them (so
-#                    CFLAGS=-O0 wins over OPT's -O2): the makefiles built
-#                    them with +=, which a command-line value overrides,
-#                    and `make CPPFLAGS=-DX` lost the -I of config.h, `make
-#                    CFLAGS=-O0` -fPIC and -MMD, `make LDLIBS=...` every
-#                    library (runtime/error.c, 2 s; the link line, make -n)
+#                    CPPFLAGS= and CFLAGS= on make's command line add to
+#                    the makefiles' own flags, after them (so CFLAGS=-O0
+#                    wins over OPT's -O2): the makefiles built them with
+#                    +=, which a command-line value overrides, and `make
+#                    CPPFLAGS=-DX` lost the -I of config.h, `make
+#                    CFLAGS=-O0` -fPIC and -MMD (runtime/error.c, 2 s)
+#   link_lines_add_user_flags
+#                    on every link line (a program, a shared library, a
+#                    test's binary; LDFLAGS a fuzzer's too) CFLAGS= and
+#                    LDFLAGS= (the latter from the environment) come after
+#                    the makefiles' own flags and before the objects, and
+#                    LDLIBS= after the makefiles' libraries (autoconf's
+#                    order): no makefile read LDFLAGS (`make
+#                    LDFLAGS=-L/opt/x/lib` reached no link), `make
+#                    CFLAGS=-fsanitize=address` linked its instrumented
+#                    objects without it (undefined __asan_register_globals),
+#                    and `make LDLIBS=...` had lost every library of the
+#                    makefiles' (make -n)
 #   command_line_nvccflags_add
 #                    NVCCFLAGS= on make's command line adds to the
 #                    makefiles' nvcc flags, after them: `make
@@ -75,7 +93,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
-  rebuilds_on_new_cc rebuilds_cu_on_new_flags command_line_cflags_add command_line_nvccflags_add"
+  rebuilds_on_new_cc rebuilds_cu_on_new_flags relinks_on_new_ldflags command_line_cflags_add link_lines_add_user_flags
+  command_line_nvccflags_add"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -248,10 +267,21 @@ builds_with_clang() {
     local tmp rc=0
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' RETURN
+    # what `make all` compiles, a target of the test's own, read after the
+    # makefiles (object code and the links were a third of the time); it
+    # counts them, so that each is seen compiled (-fsyntax-only writes the
+    # .d alone)
+    printf '%s\n' 'tl_objs := $(sort $(foreach x,$(MODULES) $(PROGRAMS) $(SHLIBS),$(call objs_of,$(x))))' \
+        'tl_objects: $(tl_objs) ; @echo $(words $(tl_objs)) >$(BUILD)/objects.count' >"$tmp/objects.mk"
     # a make of its own, not the jobserver of a make check running this
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -j2 CC=clang WERROR=1 OPT=-O0 \
-        CUDA=0 BUILD="$tmp" BIN="$tmp/bin" all >"$tmp/log" 2>&1 || rc=$?
-    [ "$rc" = 0 ] || fail "make CC=clang WERROR=1 all: exit $rc: $(grep -m 3 'error' "$tmp/log")"
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -f Makefile -f "$tmp/objects.mk" \
+        -j2 CC=clang WERROR=1 OPT=-O0 CFLAGS=-fsyntax-only CUDA=0 BUILD="$tmp" BIN="$tmp/bin" tl_objects \
+        >"$tmp/log" 2>&1 || rc=$?
+    [ "$rc" = 0 ] || fail "make CC=clang WERROR=1 (the objects of all): exit $rc: $(grep -m 3 'error' "$tmp/log")"
+    local n
+    n=$(find "$tmp/obj" -name '*.d' | wc -l)
+    [ "$n" -gt 0 ] && [ "$n" = "$(cat "$tmp/objects.count")" ] ||
+        fail "make CC=clang compiled $n files, not the $(cat "$tmp/objects.count") objects of all"
     local cc flags
     for cc in clang gcc; do
         flags=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -n -B V=1 CC=$cc CUDA=0 \
@@ -280,8 +310,8 @@ rebuilds_on_new_cc() {
     [ "$(compiled CC=gcc)" = 1 ] || fail "make CC=gcc did not compile runtime/error.c"
     [ "$(compiled CC=gcc)" = 0 ] || fail "make CC=gcc again recompiled runtime/error.c"
     [ "$(compiled CC=clang)" = 1 ] || fail "make CC=clang after CC=gcc kept the gcc object"
-    [ "$(compiled CC=clang OPT=-O1)" = 1 ] || fail "make OPT=-O1 kept the -O2 object"
-    [ "$(compiled CC=clang OPT=-O1)" = 0 ] || fail "make CC=clang OPT=-O1 again recompiled runtime/error.c"
+    # OPT= through the file the object was just seen rebuilt from
+    [ "$(rewritten "$tmp" CUDA=0 CC=clang OPT=-O1)" = cflags ] || fail "make OPT=-O1 did not rewrite cflags.txt"
 }
 
 rebuilds_cu_on_new_flags() {
@@ -303,17 +333,64 @@ rebuilds_cu_on_new_flags() {
     [ "$(compiled CUDA_ARCH=90)" = "$both" ] || fail "make CUDA_ARCH=90 did not compile both objects"
     [ "$(compiled CUDA_ARCH=90)" = "" ] || fail "make CUDA_ARCH=90 again recompiled an object"
     [ "$(compiled CUDA_ARCH=80)" = "$kernel" ] || fail "make CUDA_ARCH=80 after 90 did not recompile the kernel alone"
-    [ "$(NVCCFLAGS='-O2 -g -std=c++17' compiled CUDA_ARCH=80)" = "$kernel" ] ||
-        fail "a new NVCCFLAGS did not recompile the kernel alone"
+    [ "$(compiled CUDA_ARCH=80 CC=gcc)" = "CC runtime/error.c" ] ||
+        fail "make CC=gcc recompiled the kernel, or not the C object"
+    # The other variables, each through the file the objects were just
+    # seen rebuilt from (a compile less each: nvcc's were most of the
+    # time), one change at a time
+    local same=(CUDA=1 CUDA_CODE=compute CUDA_ARCH=80 CC=gcc) nvccflags='-O2 -g -std=c++17'
+    [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}")" = nvccflags ] ||
+        fail "a new NVCCFLAGS did not rewrite nvccflags.txt alone"
     # the same nvcc through a wrapper (a symbolic link would not do: nvcc
     # finds its own headers from the path it was run by)
     printf '#!/bin/sh\nexec %s "$@"\n' "$nvcc" >"$tmp/nvcc"
     chmod +x "$tmp/nvcc"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc")" = "$kernel" ] || fail "a new NVCC did not recompile the kernel alone"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc)" = "CC runtime/error.c" ] ||
-        fail "make CC=gcc recompiled the kernel, or not the C object"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "$both" ] || fail "make OPT=-O1 kept an -O2 object"
-    [ "$(compiled CUDA_ARCH=80 NVCC="$tmp/nvcc" CC=gcc OPT=-O1)" = "" ] || fail "the same make again recompiled an object"
+    same+=(NVCC="$tmp/nvcc")
+    [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}")" = nvccflags ] ||
+        fail "a new NVCC did not rewrite nvccflags.txt alone"
+    [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}" OPT=-O1)" = "cflags nvccflags" ] ||
+        fail "make OPT=-O1 did not rewrite both flags files"
+}
+
+# rewritten BUILD VARS...: which of BUILD's flags files there (cflags,
+# nvccflags, ldflags) make VARS... rewrote, compiling nothing: the objects
+# and links depend on them, as the tests show once by a rebuild
+rewritten() {
+    local build=$1 f out files=()
+    shift
+    local -A was=()
+    for f in cflags nvccflags ldflags; do
+        [ -f "$build/$f.txt" ] || continue
+        was[$f]=$(cat "$build/$f.txt")
+        files+=("$build/$f.txt")
+    done
+    [ "${#files[@]}" -gt 0 ] || fail "no flags file in $build to compare"
+    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory BUILD="$build" BIN="$build/bin" \
+        "$@" "${files[@]}" 2>&1) || fail "make $*: $out"
+    for f in cflags nvccflags ldflags; do
+        [ -z "${was[$f]+set}" ] || [ "$(cat "$build/$f.txt")" = "${was[$f]}" ] || echo "$f"
+    done | paste -sd' ' -
+}
+
+relinks_on_new_ldflags() {
+    local tmp h
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    h=$tmp/tests/helper_inject_args
+    # expect DID VARS...: make VARS... did DID for the helper ("CC LD":
+    # compiled and linked it, "LD": linked it alone, "": nothing)
+    expect() {
+        local want=$1 out did
+        shift
+        out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=0 BUILD="$tmp" \
+            BIN="$tmp/bin" "$@" "$h" 2>&1) || fail "make $*: $(tail -n 3 <<<"$out")"
+        did=$(awk '$1 == "CC" || $1 == "LD" { print $1 }' <<<"$out" | paste -sd' ' -)
+        [ "$did" = "$want" ] || fail "make $*: did '$did', not '$want' (CC: compiled, LD: linked)"
+    }
+    expect "CC LD"
+    expect LD LDLIBS=-lm
+    expect "" LDLIBS=-lm
+    expect LD LDLIBS=-lm LDFLAGS=-L"$tmp"
 }
 
 # in_order LINE FIRST LAST: FIRST is a word of LINE, and LAST a word after it
@@ -345,11 +422,32 @@ command_line_cflags_add() {
     in_line "$line" "make CPPFLAGS= CFLAGS=" "-I$tmp" -std=c11 -fPIC -MMD -DTL_USER_CPPFLAG -O0
     in_order "$line" -O2 -O0 || fail "CFLAGS=-O0 before OPT's -O2, which wins: $line"
     [ -s "$tmp/obj/runtime/error.d" ] || fail "make CFLAGS=-O0 wrote no runtime/error.d (-MMD)"
-    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory -n V=1 CUDA=0 \
-        BUILD="$tmp" BIN="$tmp/bin" LDLIBS=-ltl_user_lib "$tmp/bin/trilap-analyze" 2>&1) || fail "make -n LDLIBS=: $out"
-    line=$(grep -e "-o $tmp/bin/trilap-analyze " <<<"$out") || fail "make -n LDLIBS= links no trilap-analyze: $out"
-    in_line "$line" "make LDLIBS=-ltl_user_lib" -lpthread -lm -ldl -ltl_user_lib
-    in_order "$line" -lm -ltl_user_lib || fail "LDLIBS=-ltl_user_lib before the makefiles' libraries: $line"
+}
+
+# Every link rule of mk/rules.mk (program, shared library, test) and a
+# fuzzer's, as make -n would run them. -fopenmp closes the makefiles' own
+# flags (OPENMP=1), -lm their libraries.
+link_lines_add_user_flags() {
+    local tmp out f line first_obj
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    local links="$tmp/bin/trilap-matgen $tmp/lib/libtrilap-probes.so $tmp/tests/helper_inject_args"
+    out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL LDFLAGS=-L/tl/user/lib make -C "$top" --no-print-directory -n \
+        V=1 CUDA=0 OPENMP=1 BUILD="$tmp" BIN="$tmp/bin" CFLAGS=-fsanitize=address LDLIBS=-ltl_user_lib \
+        $links "$tmp/fuzz/fuzz_mmio" 2>&1) || fail "make -n CFLAGS= LDFLAGS= LDLIBS=: $out"
+    for f in $links "$tmp/fuzz/fuzz_mmio"; do
+        line=$(grep -e "-o $f " <<<"$out") || fail "make -n links no $f: $out"
+        first_obj=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /\.o$/) { print $i; exit } }' <<<"$line")
+        [ -n "$first_obj" ] || fail "the link of $f names no object: $line"
+        in_line "$line" "the link of $f (LDFLAGS=-L/tl/user/lib)" -L/tl/user/lib
+        in_order "$line" -L/tl/user/lib "$first_obj" || fail "LDFLAGS after the objects: $line"
+        [ "$f" != "$tmp/fuzz/fuzz_mmio" ] || continue # a build of its own, clang's flags alone
+        in_line "$line" "the link of $f (make CFLAGS=-fsanitize=address LDLIBS=-ltl_user_lib)" \
+            -fopenmp -fsanitize=address -lm -ltl_user_lib
+        in_order "$line" -fopenmp -fsanitize=address || fail "CFLAGS before the makefiles' flags: $line"
+        in_order "$line" -fsanitize=address -L/tl/user/lib || fail "LDFLAGS before CFLAGS: $line"
+        in_order "$line" -lm -ltl_user_lib || fail "LDLIBS=-ltl_user_lib before the makefiles' libraries: $line"
+    done
 }
 
 command_line_nvccflags_add() {
