@@ -208,6 +208,11 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     }
     TL_TRYGOTO(meta_i64(rd, path, "dropped", &meta->dropped, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "owner_guess", &meta->owner_guess, &found), st, fail);
+    /* a Kineto trace's rows no tracer writes, as import carries them (kineto_records.c) */
+    TL_TRYGOTO(meta_i64(rd, path, "odd_gpu_rows_long", &meta->odd_long, &found), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "odd_gpu_rows_overlap", &meta->odd_overlap, &found), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "odd_gpu_rows_overlap_ns", &x, &found), st, fail);
+    if (found) meta->odd_overlap_us = 1e-3 * (double)x;
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &meta->w0, &fw0), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &meta->w1, &fw1), st, fail);
     const char *s = tl_trace_reader_meta(rd, "host");
