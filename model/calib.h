@@ -69,6 +69,9 @@ typedef struct tl_mcalib_input {
     const char *option, *path;
     int is_dir;
 } tl_mcalib_input;
+/* The manifest.txt that says in's run (beside the file, in the folder):
+ * read, so no output may replace it. */
+void tl_mcalib_manifest_of(const tl_mcalib_input *in, char *path, size_t n);
 /* Every input whose manifest.txt names a GPU names the same model
  * (calib_machine.c); one that differs is refused naming both. gpu: that
  * model, "" where no manifest names one. */

@@ -69,6 +69,13 @@ static void folder_of(const char *path, int is_dir, char *dir, size_t n)
     else snprintf(dir, n, "%.*s", slash == path ? 1 : (int)(slash - path), path);
 }
 
+void tl_mcalib_manifest_of(const tl_mcalib_input *in, char *path, size_t n)
+{
+    char dir[4200];
+    folder_of(in->path, in->is_dir, dir, sizeof dir);
+    snprintf(path, n, "%s/manifest.txt", dir);
+}
+
 tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *model, size_t size)
 {
     model[0] = 0;

@@ -1111,17 +1111,23 @@ TL_TEST(outputs_never_replace_inputs)
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tr && cp -r results/tristream-h200x2/two-stream "
                             "results/tristream-h200x2/three-naive %s/tr/", t, t), 0);
     snprintf(trace, sizeof trace, "%s/tr/three-naive/trace.rank1.csv.gz", t);
-    char a[6][1400];
+    /* the manifest.txt calibrate reads beside a CSV, for its GPU and its
+     * run's size: before, -o over it replaced it, exit 0 */
+    char manifest[700];
+    snprintf(manifest, sizeof manifest, "%s/manifest.txt", t);
+    TL_ASSERT_EQ(tl_test_sh("cp results/stream-h200/manifest.txt %s", manifest), 0);
+    char a[7][1400];
     snprintf(a[0], sizeof a[0], "solver --calib %s --gpus 4 --matrix gen:poisson7:16 --results %s", cal, cal);
     snprintf(a[1], sizeof a[1], "solver --gpus 2 --matrix %s --results %s", mtx, mtx);
     snprintf(a[2], sizeof a[2], "solver --gpus 2 --platform-file %s --results %s", xml, xml);
     snprintf(a[3], sizeof a[3], "tristream --calib %s --results %s", cal, link);
     snprintf(a[4], sizeof a[4], "calibrate --stream %s -o %s", stream, stream);
     snprintf(a[5], sizeof a[5], "calibrate --traces %s/tr -o %s", t, trace);
+    snprintf(a[6], sizeof a[6], "calibrate --stream %s -o %s", stream, manifest);
     const struct {
         const char *args, *out, *in;
     } cases[] = {{a[0], cal, cal}, {a[1], mtx, mtx}, {a[2], xml, xml}, {a[3], link, cal},
-                   {a[4], stream, stream}, {a[5], trace, trace}};
+                   {a[4], stream, stream}, {a[5], trace, trace}, {a[6], manifest, manifest}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int lines;
         snprintf(args, sizeof args, "%s", cases[i].args);
