@@ -394,7 +394,15 @@ static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys
     TL_TRY(mfn(user, "profiler_steps", v));
     TL_TRY(mfn(user, "window", "records"));
     TL_TRY(mfn(user, "complete", "yes"));
-    return TL_OK;
+    /* the rows no tracer writes, for the loader to say as this reader does
+     * (tl_an_odd_rows_say): an imported trace lost the note */
+    if (!m->odd_long && !m->odd_overlap) return TL_OK;
+    snprintf(v, sizeof v, "%lld", (long long)m->odd_long);
+    TL_TRY(mfn(user, "odd_gpu_rows_long", v));
+    snprintf(v, sizeof v, "%lld", (long long)m->odd_overlap);
+    TL_TRY(mfn(user, "odd_gpu_rows_overlap", v));
+    snprintf(v, sizeof v, "%.0f", 1e3 * m->odd_overlap_us);
+    return mfn(user, "odd_gpu_rows_overlap_ns", v);
 }
 
 /* The launch of GPU row i: a host row carrying its correlation id; a
@@ -446,8 +454,8 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     snprintf(meta->clock, sizeof meta->clock, "kineto-host");
     for (size_t i = 0; i < t->ns && meta->device < 0; i++)
         if (t->s[i].kind <= TL_KT_SYNC) meta->device = t->s[i].device;
+    TL_TRY(odd_rows(t, meta)); /* before the metadata, which carries them */
     if (mfn) TL_TRY(emit_meta(t, meta, mfn, user));
-    TL_TRY(odd_rows(t, meta));
     lane_acc *lanes = NULL;
     size_t nl = 0;
     TL_TRY(infer_lanes(t, &lanes, &nl));

@@ -52,6 +52,19 @@ static tl_status meta_i64(const tl_trace_reader *rd, const char *path, const cha
     return TL_OK;
 }
 
+/* A Kineto trace's GPU rows no tracer writes, as import carries them
+ * (kineto_records.c), for the note tl_an_odd_rows_say prints */
+static tl_status odd_rows_meta(const tl_trace_reader *rd, const char *path, tl_an_meta *meta)
+{
+    int64_t ns = 0;
+    int found;
+    TL_TRY(meta_i64(rd, path, "odd_gpu_rows_long", &meta->odd_long, &found));
+    TL_TRY(meta_i64(rd, path, "odd_gpu_rows_overlap", &meta->odd_overlap, &found));
+    TL_TRY(meta_i64(rd, path, "odd_gpu_rows_overlap_ns", &ns, &found));
+    meta->odd_overlap_us = 1e-3 * (double)ns;
+    return TL_OK;
+}
+
 /* A time of the rank's clock on rank 0's: minus the offset at that time. */
 static int64_t to_ref(const tl_an_meta *m, int64_t t)
 {
@@ -212,6 +225,7 @@ static tl_status scan_trace(const char *path, int flags, tl_an_record_fn cb, voi
     }
     TL_TRYGOTO(meta_i64(rd, path, "dropped", &meta->dropped, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "owner_guess", &meta->owner_guess, &found), st, fail);
+    TL_TRYGOTO(odd_rows_meta(rd, path, meta), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &meta->w0, &fw0), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &meta->w1, &fw1), st, fail);
     const char *s = tl_trace_reader_meta(rd, "host");

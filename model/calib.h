@@ -69,10 +69,19 @@ typedef struct tl_mcalib_input {
     const char *option, *path;
     int is_dir;
 } tl_mcalib_input;
+/* The manifest.txt that says in's run (beside the file, in the folder):
+ * read, so no output may replace it. */
+void tl_mcalib_manifest_of(const tl_mcalib_input *in, char *path, size_t n);
 /* Every input whose manifest.txt names a GPU names the same model
  * (calib_machine.c); one that differs is refused naming both. gpu: that
  * model, "" where no manifest names one. */
 tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *gpu, size_t size);
+/* The stream CSV is a run of the GPU c->gpu names (the manifests'): every
+ * row's device column (where it has one) names that model, and c's triad
+ * is no more than its nominal memory bandwidth (c->gpu_mem_gbs, else
+ * model/platform.c's figure; none: said, not checked). No GPU named:
+ * nothing to hold the file to. Refused in one line naming the file. */
+tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv);
 /* The `ranks:` lines of the manifest.txt beside csv (its command blocks)
  * each say want; one that does not is refused naming it, its line and
  * needs. No manifest, or none with such a line: nothing to compare. */

@@ -6,6 +6,8 @@
  * one calibration without a word. */
 #include "model/calib.h"
 
+#include "model/platform.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +20,17 @@ static tl_status manifest_open(const char *option, const char *dir, char *mpath,
     *f = fopen(mpath, "r");
     TL_CHECK(*f || errno == ENOENT, TL_ERR_IO, "%s: %s: %s", option, mpath, strerror(errno));
     return TL_OK;
+}
+
+/* The GPU model of a device as runtime names it, in a manifest's
+ * gpu.rank<R> line or stream.csv's device column ("NVIDIA H200 (device 0,
+ * PCI 0000:00:06)"): the text before " (", blanks cut. The device number
+ * and PCI address are the run's, not the hardware's. */
+static void device_model(const char *text, char *model, size_t n)
+{
+    snprintf(model, n, "%.*s", (int)strcspn(text, "(\r\n"), text);
+    size_t len = strlen(model);
+    while (len && model[len - 1] == ' ') model[--len] = 0;
 }
 
 /* The first GPU model dir/manifest.txt names (the text before " (": the
@@ -37,10 +50,8 @@ static tl_status manifest_gpu(const char *option, const char *dir, char *gpu, si
         int used = 0;
         if (sscanf(line, "gpu.rank%d: %n", &r, &used) != 1 || !used) continue;
         char model[256];
-        snprintf(model, sizeof model, "%.*s", (int)strcspn(line + used, "(\r\n"), line + used);
-        size_t len = strlen(model);
-        while (len && model[len - 1] == ' ') model[--len] = 0;
-        if (!len || strcmp(model, "none") == 0) continue;
+        device_model(line + used, model, sizeof model);
+        if (!model[0] || strcmp(model, "none") == 0) continue;
         if (!gpu[0]) snprintf(gpu, n, "%s", model);
         else if (strcmp(gpu, model) != 0)
             st = TL_FAIL(TL_ERR_PARSE, "%s: %s names two GPUs, %s and %s: a calibration rests on one GPU model's "
@@ -56,6 +67,13 @@ static void folder_of(const char *path, int is_dir, char *dir, size_t n)
     if (is_dir) snprintf(dir, n, "%s", path);
     else if (!slash) snprintf(dir, n, ".");
     else snprintf(dir, n, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+void tl_mcalib_manifest_of(const tl_mcalib_input *in, char *path, size_t n)
+{
+    char dir[4200];
+    folder_of(in->path, in->is_dir, dir, sizeof dir);
+    snprintf(path, n, "%s/manifest.txt", dir);
 }
 
 tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *model, size_t size)
@@ -108,4 +126,46 @@ tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs)
     }
     fclose(f);
     return st;
+}
+
+/* The triad against the nominal memory bandwidth predictions scale it
+ * from (the calibration's gpu_mem_gbs, else the table's figure of its
+ * GPU): no GPU's STREAM triad exceeds its own. A GPU the table has no
+ * figure for, and none given, is said and not checked. */
+static tl_status triad_within_nominal(const tl_mcalib *c, const char *csv)
+{
+    const tl_mplatform *p = c->gpu[0] ? tl_mplatform_of_device(c->gpu) : NULL;
+    double nominal = c->gpu_mem_gbs > 0 ? c->gpu_mem_gbs : p ? p->mem_gbs : 0;
+    if (nominal <= 0) {
+        if (c->gpu[0])
+            fprintf(stderr, "trilap-model: note: %s: triad_gbs %.1f not held to the nominal memory bandwidth of %s: "
+                            "model/platform.c has no figure for it (--gpu-mem-gbs gives one)\n",
+                    csv, c->triad_gbs, c->gpu);
+        return TL_OK;
+    }
+    TL_CHECK(c->triad_gbs <= nominal, TL_ERR_PARSE,
+             "%s gives triad_gbs = %.1f GB/s, above the %g GB/s nominal memory bandwidth of %s (%s): no GPU's "
+             "triad exceeds its own, so the run was of another GPU; calibrate from a run of %s, or with manifests "
+             "naming the GPU measured", csv, c->triad_gbs, nominal, c->gpu[0] ? c->gpu : "the calibration's GPU",
+             c->gpu_mem_gbs > 0 ? "--gpu-mem-gbs" : "model/platform.c", c->gpu[0] ? c->gpu : "that GPU");
+    return TL_OK;
+}
+
+tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv)
+{
+    tl_csv t;
+    TL_TRY(tl_csv_read(csv, &t));
+    int d = c->gpu[0] ? tl_csv_col(&t, "device") : -1;
+    tl_status st = TL_OK;
+    for (int r = 0; d >= 0 && r < t.nrows && st == TL_OK; r++) {
+        char model[256];
+        device_model(t.rows[r][d], model, sizeof model);
+        if (model[0] && strcmp(model, c->gpu) != 0)
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: device %s, where the inputs' manifests name %s: a calibration rests "
+                         "on one GPU model's measurements; give a stream.csv of %s, or manifests naming the GPU "
+                         "measured", csv, t.line[r], model, c->gpu, c->gpu);
+    }
+    tl_csv_free(&t);
+    if (st != TL_OK) return st;
+    return triad_within_nominal(c, csv);
 }

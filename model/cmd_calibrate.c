@@ -36,7 +36,8 @@ static const tl_option calib_options[] = {
      .metavar = "F", .help = "the fraction of triad the rest runs at (same fit)", .min = 0.01, .max = 1},
     {.name = "gpu-mem-gbs", .type = TL_OPT_DOUBLE, .offset = offsetof(calib_opts, gpu_mem_gbs), .def = "0",
      .metavar = "GBS", .help = "the nominal memory bandwidth of the inputs' GPU, where model/platform.c does not know "
-                               "it (0: the table's); predictions scale its triad by it", .min = 0, .max = 1e6},
+                               "it (0: the table's); predictions scale its triad by it, and the triad may not "
+                               "exceed it", .min = 0, .max = 1e6},
     {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(calib_opts, out), .def = "-",
      .metavar = "FILE", .help = "calibration file to write (- for stdout)"},
 };
@@ -80,12 +81,20 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     else if (traces_beside(tri, tl_mcli_given(cli, &o.tristream), traces, sizeof traces)) return 2;
     tl_mcli_tree_path(o.comm, tl_mcli_given(cli, &o.comm), comm, sizeof comm);
     tl_mcli_tree_path(o.stream, tl_mcli_given(cli, &o.stream), stream, sizeof stream);
-    /* every file read, the traces' among them: -o over one of them left a
-     * calibration where the measurement was */
-    char rank_traces[TL_MCALIB_TRACE_FILES][4200];
+    /* the inputs and the manifests beside them, which say their GPU */
+    const tl_mcalib_input machine[] = {
+        {"--tristream", tri, 0}, {"--traces", traces, 1}, {"--comm", comm, 0}, {"--stream", stream, 0}};
+    enum { NMACHINE = sizeof machine / sizeof machine[0] };
+    /* every file read, the traces' and the manifests among them: -o over
+     * one of them left a calibration where the measurement was */
+    char rank_traces[TL_MCALIB_TRACE_FILES][4200], manifests[NMACHINE][4250];
     tl_mcalib_trace_files(traces, rank_traces);
-    const char *inputs[3 + TL_MCALIB_TRACE_FILES] = {tri, comm, stream};
+    const char *inputs[3 + TL_MCALIB_TRACE_FILES + NMACHINE] = {tri, comm, stream};
     for (int k = 0; k < TL_MCALIB_TRACE_FILES; k++) inputs[3 + k] = rank_traces[k];
+    for (int k = 0; k < NMACHINE; k++) {
+        tl_mcalib_manifest_of(&machine[k], manifests[k], sizeof manifests[k]);
+        inputs[3 + TL_MCALIB_TRACE_FILES + k] = manifests[k];
+    }
     int refused = tl_mcli_outputs_refused(cli, NULL, inputs, sizeof inputs / sizeof inputs[0]);
     if (refused) return refused;
     /* the reader's line names the file and the reason, after the option
@@ -106,13 +115,18 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     }
     /* the fit would mix two machines in silence: an A100's triad scaled as
      * an H200's, beside H200 traces */
-    const tl_mcalib_input machine[] = {
-        {"--tristream", tri, 0}, {"--traces", traces, 1}, {"--comm", comm, 0}, {"--stream", stream, 0}};
     char gpu[sizeof c.gpu];
-    if (tl_mcalib_same_gpu(machine, sizeof machine / sizeof machine[0], gpu, sizeof gpu) != TL_OK) return 1;
+    if (tl_mcalib_same_gpu(machine, NMACHINE, gpu, sizeof gpu) != TL_OK) return 1;
     /* the GPU the triad is scaled from, an H200 too: before, an H200 went
      * unwritten and its file read as one whose inputs named no GPU */
     snprintf(c.gpu, sizeof c.gpu, "%s", gpu);
+    /* a run on an H200 whose manifests say H100 was calibrated as an H100
+     * at 4,411 GB/s, 1.3x what an H100 can move, its device column unread */
+    tl_error_context k;
+    tl_error_context_begin(&k, "--stream");
+    tl_status held = tl_mcalib_stream_of_gpu(&c, stream);
+    tl_error_context_end(&k);
+    if (held != TL_OK) return 1;
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

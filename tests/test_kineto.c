@@ -1894,14 +1894,11 @@ TL_TEST(rank_subset_named_and_waiting_not_claimed)
     free(out);
 }
 
-/* GPU rows CUPTI and Nsight Systems never record, a kernel of days
- * (dur 1e12 us) and two kernels at once on one stream, are said once per
- * trace, counted, by overlap, diagnose and collectives. Before: read
- * without a word. */
-TL_TEST(impossible_gpu_rows_noted_once)
+/* A one-rank Kineto trace at p holding GPU rows CUPTI and Nsight Systems
+ * never record: a kernel of days (dur 1e12 us), and two kernels at once on
+ * one stream. */
+static void odd_rows_trace(const char *p)
 {
-    char p[600], args[700];
-    snprintf(p, sizeof p, "%s/odd.json", tl_test_tmpdir());
     static const int nums[] = {1, 2, 3};
     step_trace(p, 0, 1, nums, 3, 1);
     char *j0 = tl_test_read(p), *j = malloc(strlen(j0) + 8);
@@ -1923,8 +1920,19 @@ TL_TEST(impossible_gpu_rows_noted_once)
     tl_test_write(p, k);
     free(j);
     free(k);
-    static const char say[] = "rank 0: 1 GPU row lasts over a day and 2 start before the previous one on their "
-                              "stream ended (by up to ";
+}
+
+static const char odd_rows_say[] = "rank 0: 1 GPU row lasts over a day and 2 start before the previous one on their "
+                                   "stream ended (by up to ";
+
+/* Such rows are said once per trace, counted, by overlap, diagnose and
+ * collectives. Before: read without a word. */
+TL_TEST(impossible_gpu_rows_noted_once)
+{
+    char p[600], args[700];
+    snprintf(p, sizeof p, "%s/odd.json", tl_test_tmpdir());
+    odd_rows_trace(p);
+    const char *say = odd_rows_say;
     static const char *const cmds[] = {"overlap", "diagnose", "collectives"};
     for (size_t c = 0; c < 3; c++) {
         snprintf(args, sizeof args, "%s %s", cmds[c], p);
@@ -1933,6 +1941,34 @@ TL_TEST(impossible_gpu_rows_noted_once)
                       out);
         free(out);
     }
+}
+
+/* import carries the note into the trilap trace it writes, and overlap and
+ * diagnose of the imported folder say it as they say it of the Kineto
+ * trace, to the figure. Before, the imported trace was analysed without a
+ * word of it. */
+TL_TEST(impossible_gpu_rows_noted_after_import)
+{
+    char p[600], dir[700], args[1500];
+    snprintf(p, sizeof p, "%s/odd.json", tl_test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/imported", tl_test_tmpdir());
+    odd_rows_trace(p);
+    snprintf(args, sizeof args, "overlap %s", p);
+    char *kineto = analyze(args);
+    const char *at = strstr(kineto, odd_rows_say);
+    TL_ASSERT_MSG(at, "%s", kineto);
+    char *note = text_copy(at, strcspn(at, "\n"));
+    free(kineto);
+    snprintf(args, sizeof args, "import %s -o %s", p, dir);
+    free(analyze(args));
+    static const char *const cmds[] = {"overlap", "diagnose"};
+    for (size_t c = 0; c < 2; c++) {
+        snprintf(args, sizeof args, "%s %s", cmds[c], dir);
+        char *out = analyze(args);
+        TL_ASSERT_MSG(tl_test_count(out, odd_rows_say) == 1 && strstr(out, note), "%s: %s\n%s", args, note, out);
+        free(out);
+    }
+    free(note);
 }
 
 /* A one-rank trace of n NCCL kernels, each launched inside its
@@ -2405,7 +2441,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, impossible_gpu_rows_noted_once, rank_subset_named_and_waiting_not_claimed, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, impossible_gpu_rows_noted_once, impossible_gpu_rows_noted_after_import, rank_subset_named_and_waiting_not_claimed, repeated_step_number_renumbered_and_said, rank_without_profiler_steps_said, nccl_kernels_read_in_linear_time, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,

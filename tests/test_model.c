@@ -1111,17 +1111,23 @@ TL_TEST(outputs_never_replace_inputs)
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tr && cp -r results/tristream-h200x2/two-stream "
                             "results/tristream-h200x2/three-naive %s/tr/", t, t), 0);
     snprintf(trace, sizeof trace, "%s/tr/three-naive/trace.rank1.csv.gz", t);
-    char a[6][1400];
+    /* the manifest.txt calibrate reads beside a CSV, for its GPU and its
+     * run's size: before, -o over it replaced it, exit 0 */
+    char manifest[700];
+    snprintf(manifest, sizeof manifest, "%s/manifest.txt", t);
+    TL_ASSERT_EQ(tl_test_sh("cp results/stream-h200/manifest.txt %s", manifest), 0);
+    char a[7][1400];
     snprintf(a[0], sizeof a[0], "solver --calib %s --gpus 4 --matrix gen:poisson7:16 --results %s", cal, cal);
     snprintf(a[1], sizeof a[1], "solver --gpus 2 --matrix %s --results %s", mtx, mtx);
     snprintf(a[2], sizeof a[2], "solver --gpus 2 --platform-file %s --results %s", xml, xml);
     snprintf(a[3], sizeof a[3], "tristream --calib %s --results %s", cal, link);
     snprintf(a[4], sizeof a[4], "calibrate --stream %s -o %s", stream, stream);
     snprintf(a[5], sizeof a[5], "calibrate --traces %s/tr -o %s", t, trace);
+    snprintf(a[6], sizeof a[6], "calibrate --stream %s -o %s", stream, manifest);
     const struct {
         const char *args, *out, *in;
     } cases[] = {{a[0], cal, cal}, {a[1], mtx, mtx}, {a[2], xml, xml}, {a[3], link, cal},
-                   {a[4], stream, stream}, {a[5], trace, trace}};
+                   {a[4], stream, stream}, {a[5], trace, trace}, {a[6], manifest, manifest}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int lines;
         snprintf(args, sizeof args, "%s", cases[i].args);
@@ -2655,8 +2661,12 @@ TL_TEST(calibrate_records_its_gpu)
     need_simgrid();
     char dir[1024], args[8000], err[1024];
     snprintf(dir, sizeof dir, "%s/a100all", tl_test_tmpdir());
+    /* the stream run an A100's too: its device column, a triad within
+     * the A100's 2,039 GB/s (calibrate_stream_of_the_gpu_named) */
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/ts %s/comm %s/stream && cp -r results/tristream-h200x2/. %s/ts/ && "
-                            "cp results/comm-h200x2/comm.csv %s/comm/ && cp results/stream-h200/stream.csv %s/stream/",
+                            "cp results/comm-h200x2/comm.csv %s/comm/ && sed 's/NVIDIA H200 (/NVIDIA A100-SXM4-80GB (/; "
+                            "s/^triad,\\(.*\\),4410.704,/triad,\\1,1800.000,/' results/stream-h200/stream.csv > "
+                            "%s/stream/stream.csv",
                             dir, dir, dir, dir, dir, dir), 0);
     static const char *const from[] = {"ts", "results/tristream-h200x2", "comm", "results/comm-h200x2", "stream",
                                        "results/stream-h200"};
@@ -2676,6 +2686,7 @@ TL_TEST(calibrate_records_its_gpu)
         TL_ASSERT_OK(tl_mcalib_load(&c, out));
         TL_ASSERT_STREQ(c.gpu, "NVIDIA A100-SXM4-80GB");
         TL_ASSERT_NEAR(c.gpu_mem_gbs, given ? 2000 : 0, 0);
+        TL_ASSERT_NEAR(c.triad_gbs, 1800, 0);
     }
 }
 
@@ -2730,6 +2741,77 @@ TL_TEST(tristream_names_the_calibration_gpu)
     free(out);
 }
 
+/* A stream.csv is a run of the GPU its manifests name: its device column
+ * names the same model, and its triad is no more than that GPU's nominal
+ * memory bandwidth. Before, an H200 run whose manifests were labelled
+ * H100 was calibrated as an H100 at 4,411 GB/s, 1.3x the 3,350 GB/s an
+ * H100 can move, exit 0, whether its device column said H200 or H100.
+ * Each is refused in one line naming the file, the figure and the GPU,
+ * exit 1, nothing written. */
+TL_TEST(calibrate_stream_of_the_gpu_named)
+{
+    need_simgrid();
+    static const char h100[] = "NVIDIA H100 80GB HBM3";
+    char tmp[300], args[3000], err[1024], out[400];
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    snprintf(out, sizeof out, "%s/c.txt", tmp);
+    /* every input labelled H100, the traces linked, not copied */
+    static const char *const from[] = {"ts", "results/tristream-h200x2", "comm", "results/comm-h200x2",
+                                       "s", "results/stream-h200", "sh", "results/stream-h200"};
+    for (int i = 0; i < 4; i++) {
+        char sub[400];
+        snprintf(sub, sizeof sub, "%s/%s", tmp, from[2 * i]);
+        manifest_as(sub, from[2 * i + 1], h100);
+    }
+    TL_ASSERT_EQ(tl_test_sh("T=%s; R=$(pwd)/results; cp $R/tristream-h200x2/tristream.csv $T/ts/ && "
+                            "ln -s $R/tristream-h200x2/two-stream $R/tristream-h200x2/three-naive $T/ts/ && "
+                            "cp $R/comm-h200x2/comm.csv $T/comm/ && cp $R/stream-h200/stream.csv $T/s/ && "
+                            "sed 's/NVIDIA H200 (/%s (/' $R/stream-h200/stream.csv > $T/sh/stream.csv",
+                            tmp, h100),
+                 0);
+    static const struct {
+        const char *stream, *says[3];
+    } cases[] = {
+        /* the device column as the run wrote it */
+        {"s", {"--stream: ", "s/stream.csv:2: device NVIDIA H200, where ", h100}},
+        /* the column labelled too: the figure betrays it */
+        {"sh", {"--stream: ", "sh/stream.csv gives triad_gbs = 4410.7 GB/s, above the 3350 GB/s", h100}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "calibrate --tristream %s/ts/tristream.csv --comm %s/comm/comm.csv --stream "
+                 "%s/%s/stream.csv -o %s", tmp, tmp, tmp, cases[i].stream, out);
+        int lines, rc = run_model(args, err, sizeof err, &lines);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, cases[i].says[0]) && strstr(err, cases[i].says[1]) &&
+                          strstr(err, cases[i].says[2]) && access(out, F_OK) != 0,
+                      "%s: rc %d, %d lines: %s", args, rc, lines, err);
+    }
+}
+
+/* tl_mcalib_stream_of_gpu alone: a stream.csv without a device column is
+ * held to the triad only; a figure given (--gpu-mem-gbs) is the one
+ * checked, as it is the one predictions scale from; no GPU named, or one
+ * the table has no figure for, is not checked. */
+TL_TEST(stream_triad_held_to_its_gpu)
+{
+    const char *csv = tl_test_path("nodevice.csv");
+    TL_ASSERT_EQ(tl_test_sh("cut -d, -f1,2,4- results/stream-h200/stream.csv > %s", csv), 0);
+    tl_mcalib c = {.triad_gbs = 3000};
+    snprintf(c.gpu, sizeof c.gpu, "NVIDIA H100 80GB HBM3");
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
+    c.triad_gbs = 3400;
+    int before = tl_error_reported();
+    TL_ASSERT(tl_mcalib_stream_of_gpu(&c, csv) != TL_OK);
+    TL_ASSERT_EQ(tl_error_reported(), before + 1);
+    c.gpu_mem_gbs = 3500;
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
+    c.gpu_mem_gbs = 0;
+    c.triad_gbs = 9999;
+    snprintf(c.gpu, sizeof c.gpu, "NVIDIA A100-PCIE-40GB");
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
+    c.gpu[0] = 0;
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
+}
+
 TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order,
@@ -2756,4 +2838,4 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              parts_beyond_int32_refused, calibrate_one_configuration_and_its_traces,
              calibrate_readers_skip_failed_rows, nccl_rate_beyond_full_speed_refused, calibration_source_of_long_paths,
              calib_sizes_pair_refused_as_option, scaling_plot_one_prediction_from_its_file,
-             tristream_names_the_calibration_gpu)
+             tristream_names_the_calibration_gpu, calibrate_stream_of_the_gpu_named, stream_triad_held_to_its_gpu)
