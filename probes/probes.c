@@ -249,12 +249,25 @@ typedef struct tl_probe_prov {
     char cuda[96], driver[128], cupti[64], nccl[64], devname[256], commit[160];
 } tl_probe_prov;
 
+/* A CUDA driver API function of the driver this process has loaded, NULL
+ * where it has none. The runtime dlopens libcuda.so.1 without
+ * RTLD_GLOBAL, so its symbols are not in the global scope a plain
+ * dlsym(RTLD_DEFAULT) searches: every GPU trace said `device_name=unknown
+ * (the CUDA driver named no device 0)`. RTLD_NOLOAD finds the loaded
+ * library and loads none into a host-only process. */
+static void *driver_sym(void *drv, const char *name)
+{
+    void *f = dlsym(RTLD_DEFAULT, name);
+    return f || !drv ? f : dlsym(drv, name);
+}
+
 static void tl_probe_versions(tl_probe_prov *v, int device)
 {
     snprintf(v->cupti, sizeof v->cupti, "none");
     snprintf(v->nccl, sizeof v->nccl, "none");
+    void *libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
     int (*rt_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion");
-    int (*drv_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "cuDriverGetVersion");
+    int (*drv_version)(int *) = (int (*)(int *))driver_sym(libcuda, "cuDriverGetVersion");
     int rt = 0, drv = 0, x = 0;
     if (drv_version && drv_version(&x) == 0 && x > 0) drv = x;
     /* the runtime's own version where the process exports it (a shared
@@ -291,13 +304,14 @@ static void tl_probe_versions(tl_probe_prov *v, int device)
         snprintf(v->devname, sizeof v->devname, "none (a host-only rank: no GPU in use)");
     } else {
         snprintf(v->devname, sizeof v->devname, "unknown (the CUDA driver named no device %d)", device);
-        int (*dev_get)(int *, int) = (int (*)(int *, int))dlsym(RTLD_DEFAULT, "cuDeviceGet");
-        int (*dev_name)(char *, int, int) = (int (*)(char *, int, int))dlsym(RTLD_DEFAULT, "cuDeviceGetName");
+        int (*dev_get)(int *, int) = (int (*)(int *, int))driver_sym(libcuda, "cuDeviceGet");
+        int (*dev_name)(char *, int, int) = (int (*)(char *, int, int))driver_sym(libcuda, "cuDeviceGetName");
         int dev = 0;
         char name[256];
         if (dev_get && dev_name && dev_get(&dev, device) == 0 && dev_name(name, (int)sizeof name, dev) == 0 && name[0])
             snprintf(v->devname, sizeof v->devname, "%s", name);
     }
+    if (libcuda) dlclose(libcuda);
     uint32_t cv = tl_probe_cupti_version();
     if (cv) snprintf(v->cupti, sizeof v->cupti, "%u", cv);
     tl_provenance_commit(v->commit, sizeof v->commit);

@@ -154,6 +154,13 @@ TL_TEST(lanes_durations_clock)
     TL_ASSERT_STREQ(meta(r, "complete"), "yes");
     TL_ASSERT_STREQ(meta(r, "dropped"), "0");
     TL_ASSERT_STREQ(meta(r, "device"), "0");
+    /* the driver's name of the device (the probes found no driver API
+     * symbol before: "unknown (the CUDA driver named no device 0)") */
+    struct cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    TL_ASSERT_STREQ(meta(r, "device_name"), prop.name);
+    TL_ASSERT_MSG(strstr(meta(r, "driver"), "(CUDA "), "driver=%s: no CUDA version from the driver API",
+                  meta(r, "driver"));
     TL_ASSERT_STREQ(meta(r, "window"), "marked");
     fprintf(stderr, "cupti_clock=%s\n", meta(r, "cupti_clock"));
     tl_trace_reader_close(&r);
