@@ -123,11 +123,12 @@ try:
 except OSError:
     tot = -1
 s = sum(per.values())
-print("run,rank,kernels_trace,kernels_sum_over_ranks,kernels_nsys,equal")
 for k in sorted(per):
     print("%s,%d,%d,%d,%d,%s" % (run.split("/")[-1], k, per[k], s, tot, "yes" if s == tot else "NO"))
 PY
 }
+# one header for the six runs' rows (each run had printed its own)
+echo "run,rank,kernels_trace,kernels_sum_over_ranks,kernels_nsys,equal" >"$dest/kernel-counts.csv"
 for r in 1 2 4; do
     step "pcg-threads-r$r" 90 $solve --ranks "$r" --trace "$dest/pcg-threads-r$r" --cupti && analyse "$dest/pcg-threads-r$r"
     step "pcg-mpi-r$r" 90 mpirun -np "$r" $solve --launcher mpi --trace "$dest/pcg-mpi-r$r" --cupti &&

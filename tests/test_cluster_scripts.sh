@@ -149,6 +149,10 @@ multirank_failed_step_exit_1() {
     FDTD_RC=0 run_in "$probe/tree" "$top/scripts/run-multirank-h200.sh" "$probe/dest2" "$budget"
     [ "$rc" = 0 ] || fail "every step passing: exit $rc: $(tail -n 3 "$probe/said")"
     tail -n 1 "$probe/said" | grep -q "$probe/dest2" || fail "the last line does not name DEST: $(tail -n 1 "$probe/said")"
+    # one CSV: a header, then the runs' rows (each run had printed a header
+    # of its own, session43/B's kernel-counts.csv six)
+    [ "$(grep -c '^run,rank,' "$probe/dest2/kernel-counts.csv")" = 1 ] ||
+        fail "kernel-counts.csv: not one header: $(head -n 4 "$probe/dest2/kernel-counts.csv")"
 }
 
 foreign_no_gpu_refused() {
