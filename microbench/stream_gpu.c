@@ -185,20 +185,25 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
     tl_bench_meta m = {0};
     int nrows_rank = 5;
 
+    if (o->host && ctx->size > 1) /* mpirun -np N: only rank 0 would measure */
+        return ctx->rank ? TL_ERR_REMOTE
+                         : TL_FAIL(TL_ERR_INVAL, "stream --host: one process measures the host's memory; run it "
+                                                 "on one rank (this run: %d)", ctx->size);
+#if TL_HAVE_CUDA
+    if (!o->host) TL_TRY(tl_bench_need_gpus(ctx, "stream"));
+#else
+    if (!o->host)
+        return tl_comm_agree(
+            ctx, TL_FAIL(TL_ERR_UNSUPPORTED, "stream on GPUs needs CUDA (this build has none); use --host"));
+#endif
+    /* the folder of the results made before the work, and said (runtime/results.h) */
+    TL_TRY(tl_results_make_folder(ctx, "--results", o->results, TL_RESULTS_FOLDER_OF_FILE));
     if (o->host) {
-        if (ctx->size > 1) /* mpirun -np N: only rank 0 would measure */
-            return ctx->rank ? TL_ERR_REMOTE
-                             : TL_FAIL(TL_ERR_INVAL, "stream --host: one process measures the host's memory; run it "
-                                                     "on one rank (this run: %d)", ctx->size);
         local = tl_stream_host(o->count, o->iters, o->progress, mine);
         if (local == TL_ERR_NUMERIC) local = TL_OK; /* reported as wrong values below */
     } else {
 #if TL_HAVE_CUDA
-        TL_TRY(tl_bench_need_gpus(ctx, "stream"));
         local = stream_device(ctx, o, mine, devname, sizeof devname);
-#else
-        local = TL_FAIL(TL_ERR_UNSUPPORTED,
-                        "stream on GPUs needs CUDA (this build has none); use --host");
 #endif
     }
     TL_TRY(tl_comm_agree(ctx, local));

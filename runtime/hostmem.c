@@ -39,6 +39,28 @@ static int meminfo_available(double *bytes)
     return found;
 }
 
+/* What RLIMIT_AS (ulimit -v) leaves this process: the limit less what it
+ * maps now (VmSize, /proc/self/statm's first field: its libraries, CUDA's
+ * and MPI's mappings, thread stacks; some 300 MiB for trilap-fdtd), which
+ * the limit counts too. 0 where no limit is set; the limit whole where
+ * statm cannot be read. */
+static int address_space_room(double *bytes)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 0;
+    double mapped = 0;
+    unsigned long long pages = 0;
+    long psize = sysconf(_SC_PAGESIZE);
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &pages) == 1 && psize > 0) mapped = (double)pages * (double)psize;
+        fclose(f);
+    }
+    double room = (double)rl.rlim_cur - mapped;
+    *bytes = room > 0 ? room : 0;
+    return 1;
+}
+
 tl_status tl_env_bytes(const char *name, double *bytes, int *set)
 {
     const char *t = getenv(name);
@@ -65,10 +87,8 @@ tl_status tl_hostmem_available(double *bytes)
                  "cannot tell the available memory (no /proc/meminfo, sysconf failed)");
         avail = (double)pages * (double)psize;
     }
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        (double)rl.rlim_cur < avail)
-        avail = (double)rl.rlim_cur;
+    double room;
+    if (address_space_room(&room) && room < avail) avail = room;
     *bytes = avail;
     return TL_OK;
 }

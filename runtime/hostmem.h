@@ -12,8 +12,10 @@
 #include "runtime/error.h"
 
 /* MemAvailable from /proc/meminfo (sysconf's available pages where there
- * is none), lowered to RLIMIT_AS when that is set. TRILAP_TEST_HOST_MEM
- * (bytes) replaces it, so tests can play a small machine. */
+ * is none), lowered to what RLIMIT_AS (ulimit -v) leaves when that is
+ * set: the limit less what the process maps now (VmSize), which the limit
+ * counts too. TRILAP_TEST_HOST_MEM (bytes) replaces it, so tests can
+ * play a small machine. */
 tl_status tl_hostmem_available(double *bytes);
 
 /* TL_ERR_NOMEM when `need` bytes exceed what is available:

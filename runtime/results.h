@@ -38,6 +38,22 @@ tl_status tl_results_check(const char *path, const char *header);
  * Programs ask before their run, to refuse the option at once. */
 const char *tl_results_unfit(const char *path);
 
+/* The folder an output option needs, made before the run and said: the
+ * one a results file goes in (TL_RESULTS_FOLDER_OF_FILE: --results
+ * out/x/r.csv, out/x) or the folder named (TL_RESULTS_FOLDER_ITSELF:
+ * --trace DIR). Where any part of it is missing, rank 0 makes it and
+ * says one line on stderr naming what it made, so that a typo in a path
+ * shows at once instead of a new tree made in silence:
+ *   trilap-fdtd: note: --results out/x/r.csv: created folder out/x
+ *   trilap-solve: note: --trace ot/tr: created folders ot to ot/tr
+ * (runs, Slurm array jobs and the scripts name run folders not made yet).
+ * Nothing is said where it is there. The folders made are registered as
+ * tl_mkdir_p's: removed, while empty, if the program fails. Collective
+ * on ctx (every rank calls, rank 0's path is used, the others may pass
+ * NULL; agreed); path NULL on rank 0: nothing to make. */
+typedef enum { TL_RESULTS_FOLDER_OF_FILE, TL_RESULTS_FOLDER_ITSELF } tl_results_folder;
+tl_status tl_results_make_folder(tl_ctx *ctx, const char *option, const char *path, tl_results_folder which);
+
 /* Manifest, key: value lines: program, command line, git commit, date,
  * host(s), launcher, ranks, GPU names per rank, driver/CUDA/NCCL/CUPTI/MPI
  * versions, NCCL_* and CUDA_* and OMPI_/SLURM_ environment, extra lines.

@@ -50,7 +50,8 @@ bounded_step() {
     if [ "$rc" = 124 ]; then
         say "  -> timed out (limit ${lim}s)"
     else
-        why=$(tail -n +"$((n + 1))" "$log" | grep -m 1 '^trilap-') || true
+        # a note before it is not why (the folders a run made are said in one)
+        why=$(tail -n +"$((n + 1))" "$log" | awk '/^trilap-/ && !/^trilap-[a-z]+: note: / { print; exit }') || true
         say "  -> exit $rc${why:+: $why}"
     fi
     return 1

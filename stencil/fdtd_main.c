@@ -848,6 +848,10 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
      * sharing a host add their needs up */
     TL_TRY(tl_comm_agree(ctx, ctx->size > 1 ? tl_fdtd_check_host_memory_ranks(c, ctx)
                                             : tl_fdtd_check_host_memory_early(c)));
+    /* the folders of the results and the trace made now, and said: a typo
+     * in a path shows before the work, not as a tree made in silence */
+    TL_TRY(tl_results_make_folder(ctx, "--results", ra->o.results, TL_RESULTS_FOLDER_OF_FILE));
+    TL_TRY(tl_results_make_folder(ctx, "--trace", ra->o.trace, TL_RESULTS_FOLDER_ITSELF));
     /* the results file started and this command's block begun before any
      * work: a file of other rows is refused here, not after the run */
     tl_manifest_run mr = {0};

@@ -2,12 +2,10 @@
 #include "stencil/memneed.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "runtime/comm.h"
 #include "runtime/hostmem.h"
+#include "runtime/hostshare.h"
 #include "stencil/fill.h"
 
 double tl_fdtd_sub_bytes(const tl_fdtd *f, int sd)
@@ -55,12 +53,6 @@ tl_status tl_fdtd_check_host_memory_early(const tl_fdtd_config *c)
     return tl_hostmem_check(what, (double)TL_FDTD_NFIELDS * pts * (c->dbl ? 8.0 : 4.0));
 }
 
-/* One rank's exact need and its host's available memory, gathered. */
-typedef struct rank_memory {
-    char host[64];
-    double need, avail;
-} rank_memory;
-
 /* The subdomains' layout as tl_fdtd_create builds it, without any array:
  * what tl_fdtd_sub_bytes reads (free with tl_fdtd_grid_free). */
 static tl_status layout_of(const tl_fdtd_config *c, tl_fdtd *lay)
@@ -76,75 +68,61 @@ static tl_status layout_of(const tl_fdtd_config *c, tl_fdtd *lay)
     return st;
 }
 
-/* Whether the ranks on the host of rank `first` (its first) need more than
- * its available memory: their need added up, their count, and the largest
- * extent of their subdomains along each axis (`same`: all alike). */
-static int host_short(const tl_fdtd *lay, const rank_memory *all, int size, int first, double *need, int *nranks,
-                      int64_t big[3], int *same)
+/* The largest extent along each axis of the subdomains of the ranks in
+ * the pool of rank `first` (`same`: all alike). */
+static void pool_extents(const tl_fdtd *lay, const tl_hostshare *share, int first, int64_t big[3], int *same)
 {
-    *need = 0;
-    *nranks = 0;
     *same = 1;
     for (int d = 0; d < 3; d++) big[d] = 0;
-    for (int r = first; r < size; r++) {
-        if (strcmp(all[r].host, all[first].host) != 0) continue;
-        *need += all[r].need;
-        ++*nranks;
+    for (int r = first; r < share->size; r++) {
+        if (share->rank[r].first != first) continue;
         for (int d = 0; d < 3; d++) {
             *same = *same && lay->sub[r].n[d] == lay->sub[first].n[d];
             if (lay->sub[r].n[d] > big[d]) big[d] = lay->sub[r].n[d];
         }
     }
-    return *need > all[first].avail;
 }
 
 /* The verdict, the same on every rank from the same gather: the first
  * host (by its first rank) short of memory, said by rank 0 alone. */
-static tl_status judge_hosts(tl_ctx *ctx, const tl_fdtd *lay, const rank_memory *all)
+static tl_status judge_hosts(tl_ctx *ctx, const tl_fdtd *lay, const tl_hostshare *share)
 {
-    for (int first = 0; first < ctx->size; first++) {
-        int seen = 0;
-        for (int r = 0; r < first && !seen; r++) seen = strcmp(all[r].host, all[first].host) == 0;
-        double need;
-        int nranks, same;
-        int64_t n[3];
-        if (seen || !host_short(lay, all, ctx->size, first, &need, &nranks, n, &same)) continue;
-        if (ctx->rank != 0) return TL_ERR_REMOTE; /* rank 0 says it */
-        char what[256], where[96], a[32], b[32];
-        if (strcmp(all[first].host, all[0].host) == 0) snprintf(where, sizeof where, "this host");
-        else snprintf(where, sizeof where, "host %s", all[first].host);
-        return TL_FAIL(TL_ERR_NOMEM,
-                       "%s needs %s of host memory for the %d rank%s on %s (%s%lldx%lldx%lld points each); "
-                       "%s is available",
-                       tl_fdtd_run_label(lay, what, sizeof what), tl_bytes_str(need, a, sizeof a), nranks,
-                       nranks == 1 ? "" : "s", where, same ? "" : "up to ", (long long)n[0], (long long)n[1],
-                       (long long)n[2], tl_bytes_str(all[first].avail, b, sizeof b));
-    }
-    return TL_OK;
+    int first = tl_hostshare_next_short(share, 0);
+    if (first < 0) return TL_OK;
+    if (ctx->rank != 0) return TL_ERR_REMOTE; /* rank 0 says it */
+    tl_hostshare_pool pool = tl_hostshare_pool_of(share, first);
+    int64_t n[3];
+    int same;
+    pool_extents(lay, share, first, n, &same);
+    char what[256], where[96], a[32], b[32];
+    if (first == 0) snprintf(where, sizeof where, "this host");
+    else snprintf(where, sizeof where, "host %s", share->rank[first].host);
+    return TL_FAIL(TL_ERR_NOMEM,
+                   "%s needs %s of host memory for the %d rank%s on %s (%s%lldx%lldx%lld points each); "
+                   "%s is available",
+                   tl_fdtd_run_label(lay, what, sizeof what), tl_bytes_str(pool.need, a, sizeof a), pool.nranks,
+                   pool.nranks == 1 ? "" : "s", where, same ? "" : "up to ", (long long)n[0], (long long)n[1],
+                   (long long)n[2], tl_bytes_str(pool.room, b, sizeof b));
 }
 
 tl_status tl_fdtd_check_host_memory_ranks(const tl_fdtd_config *c, tl_ctx *ctx)
 {
     if (c->backend != TL_FDTD_BACKEND_CPU) return TL_OK; /* the GPUs' share: checked at set-up */
     tl_fdtd lay;
-    rank_memory mine;
-    memset(&mine, 0, sizeof mine);
+    double need = 0, avail = 0;
     tl_status st = layout_of(c, &lay);
     if (st == TL_OK && lay.nsub != ctx->size) { /* refused before this (fdtd_main.c: ranks_usage) */
         tl_fdtd_grid_free(&lay);
         return TL_OK;
     }
     if (st == TL_OK) {
-        mine.need = tl_fdtd_sub_bytes(&lay, ctx->rank); /* one subdomain a rank, subdomain = rank */
-        st = tl_hostmem_available(&mine.avail);
+        need = tl_fdtd_sub_bytes(&lay, ctx->rank); /* one subdomain a rank, subdomain = rank */
+        st = tl_hostmem_available(&avail);
     }
-    if (gethostname(mine.host, sizeof mine.host - 1) != 0) snprintf(mine.host, sizeof mine.host, "unknown");
-    rank_memory *all = st == TL_OK ? calloc((size_t)ctx->size, sizeof *all) : NULL;
-    if (st == TL_OK && !all) st = TL_FAIL(TL_ERR_NOMEM, "the memory needs of %d ranks", ctx->size);
-    st = tl_comm_agree(ctx, st); /* every rank gathers, or none */
-    if (st == TL_OK) st = tl_comm_allgather(ctx, &mine, all, sizeof mine);
-    if (st == TL_OK) st = judge_hosts(ctx, &lay, all);
-    free(all);
+    tl_hostshare share;
+    st = tl_hostshare_gather(ctx, st, TL_HOSTSHARE_HOST, need, avail, &share);
+    if (st == TL_OK) st = judge_hosts(ctx, &lay, &share);
+    tl_hostshare_free(&share);
     tl_fdtd_grid_free(&lay);
     return st;
 }

@@ -1161,6 +1161,22 @@ TL_TEST(bounded_steps_stop_on_a_signal)
         }
 }
 
+/* A failed step is said with the program's error line, not with a note
+ * it printed before (the programs say the folders they make for --results
+ * and --trace in a note first: "exit 1: trilap-fdtd: note: --trace
+ * out/pencil-x: created folder ..." hid the reason). */
+TL_TEST(bounded_step_says_the_error_not_a_note)
+{
+    char out[2048];
+    TL_ASSERT_EQ(tl_test_sh_to(out, sizeof out,
+                               "T=%s; bash -c 'set -euo pipefail; . scripts/bounded.sh; log=$0/log; : >\"$log\"; "
+                               "say() { echo \"$*\"; }; bounded_step 10 sh -c \"echo trilap-fdtd: note: --trace x: "
+                               "created folder x >&2; echo trilap-fdtd: the real reason >&2; exit 1\" || true' \"$T\"",
+                               tl_test_tmpdir()),
+                 0);
+    TL_ASSERT_MSG(strstr(out, "  -> exit 1: trilap-fdtd: the real reason\n"), "%s", out);
+}
+
 /* The templates run with NVLink SHARP off unless the job's environment
  * asks for it, as every run of REPRODUCE.md was measured (before: NCCL's
  * default, so a node with NVSwitches timed other collectives than the
@@ -3185,7 +3201,7 @@ TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, knobs_summ
              roof_variants_side_by_side, roof_variants_refused, roof_failed_runs_and_reused_out, results_index_current_and_checked, results_index_tracked_folders_only,
              render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, solver_schedules_missing_launcher,
              slurm_templates_refused_runs_leave_no_folder,
-             interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder, bounded_steps_stop_on_a_signal,
+             interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder, bounded_steps_stop_on_a_signal, bounded_step_says_the_error_not_a_note,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_array_killed_task_swept, slurm_killed_task_rows_kept, slurm_killed_task_of_another_cluster,

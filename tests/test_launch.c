@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runtime/comm.h"
+#include "runtime/hostshare.h"
 #include "runtime/timing.h"
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
@@ -88,6 +89,59 @@ TL_TEST(detect_from_environment)
         setenv(keys[i], "2", 1);
         TL_ASSERT_EQ(tl_launch_detect(), TL_LAUNCH_MPI);
         unsetenv(keys[i]);
+    }
+}
+
+/* Pools of ranks sharing a host or a device (runtime/hostshare.h): four
+ * thread ranks on two "devices" (rank % 2) of one host, each needing
+ * rank + 1 and measuring a room of 100 (rank 1: 5). */
+typedef struct pools_seen {
+    tl_hostshare_pool by_device[4], by_host[4];
+    int next_short[4], next_short_after[4];
+    tl_status failed[4];
+} pools_seen;
+
+static tl_status record_pools(tl_ctx *ctx, void *arg)
+{
+    pools_seen *s = (pools_seen *)arg;
+    int r = ctx->rank;
+    ctx->device = r % 2;
+    tl_hostshare share;
+    TL_TRY(tl_hostshare_gather(ctx, TL_OK, TL_HOSTSHARE_DEVICE, r + 1, r == 1 ? 5 : 100, &share));
+    s->by_device[r] = tl_hostshare_pool_of(&share, r);
+    s->next_short[r] = tl_hostshare_next_short(&share, 0);
+    s->next_short_after[r] = tl_hostshare_next_short(&share, 2);
+    tl_hostshare_free(&share);
+    TL_TRY(tl_hostshare_gather(ctx, TL_OK, TL_HOSTSHARE_HOST, r + 1, r == 1 ? 5 : 100, &share));
+    s->by_host[r] = tl_hostshare_pool_of(&share, r);
+    tl_hostshare_free(&share);
+    /* a rank that failed before the gather: none waits, nothing gathered */
+    s->failed[r] = tl_hostshare_gather(ctx, r == 2 ? TL_ERR_IO : TL_OK, TL_HOSTSHARE_HOST, 1, 1, &share);
+    TL_CHECK(!share.rank && !share.size, TL_ERR_INVAL, "rank %d: a table after a failure", r);
+    return TL_OK;
+}
+
+TL_TEST(threads_hostshare_pools)
+{
+    pools_seen s;
+    memset(&s, 0, sizeof s);
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 4, .timeout_s = 300, .no_gpu = 1};
+    char *argv[] = {(char *)"test_launch", NULL};
+    TL_ASSERT_EQ(tl_launch_run("test_launch", &lo, 1, argv, record_pools, &s), 0);
+    for (int r = 0; r < 4; r++) {
+        /* device 0: ranks 0 and 2 (1 + 3 against rank 0's 100); device 1:
+         * ranks 1 and 3 (2 + 4 against rank 1's 5, short) */
+        TL_ASSERT_EQ(s.by_device[r].first, r % 2);
+        TL_ASSERT_EQ(s.by_device[r].nranks, 2);
+        TL_ASSERT(s.by_device[r].need == (r % 2 ? 6.0 : 4.0));
+        TL_ASSERT(s.by_device[r].room == (r % 2 ? 5.0 : 100.0));
+        TL_ASSERT_EQ(s.next_short[r], 1);
+        TL_ASSERT_EQ(s.next_short_after[r], -1);
+        /* the host: all four (10 against rank 0's 100) */
+        TL_ASSERT_EQ(s.by_host[r].first, 0);
+        TL_ASSERT_EQ(s.by_host[r].nranks, 4);
+        TL_ASSERT(s.by_host[r].need == 10.0 && s.by_host[r].room == 100.0);
+        TL_ASSERT_EQ(s.failed[r], r == 2 ? TL_ERR_IO : TL_ERR_REMOTE);
     }
 }
 
@@ -274,7 +328,7 @@ TL_TEST(mpi_folder_made_by_one_rank)
     TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 3 --manifest %s/threads mkdir", helper(), tl_test_tmpdir()), 0);
 }
 
-TL_TEST_MAIN(threads_in_process, threads_failing_rank_exit_code, detect_from_environment, threads_collectives,
+TL_TEST_MAIN(threads_in_process, threads_failing_rank_exit_code, threads_hostshare_pools, detect_from_environment, threads_collectives,
              threads_p2p_and_iallreduce, threads_agree_with_failing_rank, threads_rank_failing_without_agree,
              threads_stuck_ranks_are_given_up, abort_grace_refused_when_invalid, threads_errors_are_reported, mpi_collectives, mpi_p2p_and_iallreduce, mpi_agree_with_failing_rank,
              mpi_rank_failing_without_agree_aborts, mpi_failed_rank_abort_removes_temporaries,

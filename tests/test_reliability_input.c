@@ -244,8 +244,11 @@ TL_TEST(fdtd_thread_ranks_memory_added_up)
                                        "--decomp 1x2x2 --launcher threads --ranks 4 --no-gpu",
                                        tl_test_bin());
     TL_ASSERT_MSG(tl_test_count(o.err, "\n") == 1, "not one line:\n%s", o.err);
+    /* the limit (1.0 GiB) less what the process maps, its four ranks' stacks too
+     * (fdtd_ulimit_counts_what_is_mapped): some 540 MiB */
+    TL_ASSERT_MSG(strstr(o.err, " MiB is available\n"), "%s", o.err);
     refused(&o, 1, "trilap-fdtd: rank 0: the 400x400x400 grid (order 8, CPML 0, float, 4 subdomains) needs ",
-            " of host memory for the 4 ranks on this host (400x200x200 points each); 1.0 GiB is available\n");
+            " of host memory for the 4 ranks on this host (400x200x200 points each); ");
     /* beyond any host: one line, not one per rank, naming each rank's share */
     o = tl_test_capture("%s/trilap-fdtd run --grid 4096x4096x4096 --steps 1 --launcher threads --ranks 4 --no-gpu "
                         "--decomp 1x2x2",
@@ -264,6 +267,32 @@ TL_TEST(fdtd_thread_ranks_memory_added_up)
                       strstr(o.err, "run a smaller grid, or fewer ranks on this host\n") &&
                       tl_test_count(o.err, "\n") == 1,
                   "%s", o.err);
+    tl_test_output_free(&o);
+}
+
+/* ulimit -v is the room of the whole address space, of which the process
+ * already maps a part (libraries, CUDA and MPI, thread stacks: some 300
+ * MiB for trilap-fdtd): the checks take the limit less what is mapped.
+ * The four float fields of a 400^3 grid are 448x408x408 points with
+ * their ghosts (4 a side; x rows aligned to 32 points), 1138 MiB. Under
+ * a limit 64 MiB above them both checks, which took the limit whole,
+ * passed, and the allocation failed after the preamble ("subdomain 0: no
+ * host memory for ..."); now a check refuses the grid, in its one line,
+ * before any field is allocated. A grid that fits the room left runs
+ * under the same limit. */
+TL_TEST(fdtd_ulimit_counts_what_is_mapped)
+{
+    const long fields_kib = 448L * 408 * 408 * 4 * 4 / 1024, limit_kib = fields_kib + 65536;
+    tl_test_output o = tl_test_capture("ulimit -v %ld; %s/trilap-fdtd run --grid 400 --steps 1 --cpml 0 --source none",
+                                       limit_kib, tl_test_bin());
+    TL_ASSERT_MSG(o.rc == 1 && tl_test_count(o.err, "\n") == 1 && strstr(o.err, "trilap-fdtd: the 400x400x400 grid (") &&
+                      strstr(o.err, " of host memory; ") && strstr(o.err, " is available\n") &&
+                      !strstr(o.err, "no host memory for") && !strstr(o.out, ",cpu,"),
+                  "rc %d, not the check's line:\n%s%s", o.rc, o.out, o.err);
+    tl_test_output_free(&o);
+    o = tl_test_capture("ulimit -v %ld; %s/trilap-fdtd run --grid 64 --steps 1 --cpml 0 --source none", limit_kib,
+                        tl_test_bin());
+    TL_ASSERT_MSG(o.rc == 0 && strstr(o.out, ",cpu,"), "rc %d:\n%s%s", o.rc, o.out, o.err);
     tl_test_output_free(&o);
 }
 
@@ -868,7 +897,7 @@ TL_TEST(nsys_impossible_content)
 
 TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes,
              matrix_gzip_shorter_than_magic, matrix_gzipped_twice, empty_gz_said_alike_by_every_reader, fdtd_grid_beyond_memory,
-             fdtd_thread_ranks_memory_added_up, fdtd_verify_decomp_no_row_before_failure, trace_record_count,
+             fdtd_thread_ranks_memory_added_up, fdtd_ulimit_counts_what_is_mapped, fdtd_verify_decomp_no_row_before_failure, trace_record_count,
              inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
              run_without_activity, trace_gzipped_twice, diagnose_window_of_years)

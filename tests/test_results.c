@@ -515,6 +515,51 @@ TL_TEST(out_set_labels_and_landings)
     free(text);
 }
 
+/* `cmd` (a program and its arguments, in tmpdir t) exits 0, and its
+ * stderr holds each line of `said` (NULL-ended), or nothing when said is
+ * NULL. */
+static void made_and_said(const char *t, const char *cmd, const char *const *said)
+{
+    char bin[4096];
+    TL_ASSERT(realpath(tl_test_bin(), bin));
+    tl_test_output o = tl_test_capture("cd %s && %s/%s", t, bin, cmd);
+    TL_ASSERT_MSG(o.rc == 0, "%s: rc %d\n%s", cmd, o.rc, o.err);
+    int lines = 0;
+    for (; said && said[lines]; lines++)
+        TL_ASSERT_MSG(strstr(o.err, said[lines]), "%s: no '%s' in\n%s", cmd, said[lines], o.err);
+    TL_ASSERT_MSG(tl_test_count(o.err, "created folder") == lines, "%s:\n%s", cmd, o.err);
+    tl_test_output_free(&o);
+}
+
+/* A results file's folder or a trace folder not there yet is made before
+ * the work and said in one line naming it, the same in the three programs
+ * (tl_results_make_folder), so that a typo shows at once; before, each
+ * made the tree in silence. Nothing is said where it is there. */
+TL_TEST(results_folder_made_and_said)
+{
+    const char *t = tl_test_tmpdir();
+    const char *fdtd = "trilap-fdtd run --grid 16 --steps 1 --cpml 0 --source none --results f/x/r.csv --trace ft";
+    const char *const fdtd_said[] = {"trilap-fdtd: note: --results f/x/r.csv: created folders f to f/x\n",
+                                     "trilap-fdtd: note: --trace ft: created folder ft\n", NULL};
+    made_and_said(t, fdtd, fdtd_said);
+    made_and_said(t, fdtd, NULL);
+    const char *solve = "trilap-solve gen:poisson7:8 --results s/r.csv --trace st/a/";
+    const char *const solve_said[] = {"trilap-solve: note: --results s/r.csv: created folder s\n",
+                                      "trilap-solve: note: --trace st/a/: created folders st to st/a\n", NULL};
+    made_and_said(t, solve, solve_said);
+    const char *bench = "trilap-bench stream --host --no-gpu --count 4K --iters 2 --results b/r.csv";
+    const char *const bench_said[] = {"trilap-bench: note: --results b/r.csv: created folder b\n", NULL};
+    made_and_said(t, bench, bench_said);
+    static const char *const files[] = {"f/x/r.csv", "ft/trace.rank0.csv", "s/r.csv", "st/a/trace.rank0.csv",
+                                        "b/r.csv"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char p[1024];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", t, files[k]);
+        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
+    }
+}
+
 TL_TEST_MAIN(out_set_labels_and_landings, header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
              pipes_written_in_place, links_written_through, out_check_before_the_work, out_check_as_root_tries_the_folder, read_only_file_refused, fields_and_commands_quoted, rows_split_as_written,
-             stats_and_clock)
+             stats_and_clock, results_folder_made_and_said)
