@@ -346,20 +346,6 @@ TL_TEST(waiting_is_not_hidden)
 
 /* ---- whole runs through trilap-analyze -------------------------------------- */
 
-static char *run_cmd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *run_cmd(const char *fmt, ...)
-{
-    char cmd[4096], path[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof path, "%s", tl_test_path("out"));
-    int rc = tl_test_sh("( %s ) >%s 2>&1", cmd, path);
-    TL_ASSERT_MSG(rc == 0, "%s: exit %d: %s", cmd, rc, tl_test_read(path));
-    return tl_test_read(path);
-}
-
 /* A synthetic run as the program prog would have traced it. */
 static void synth_as(const char *prog, const char *dir, const char *variant, int nranks, int niter)
 {
@@ -396,7 +382,7 @@ TL_TEST(staged_run_diagnosed)
     snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
     snprintf(dir, sizeof dir, "%s/staged", tmp);
     synth_as("trilap-solve", dir, "staged", 2, 30); /* its shape: --device-comm host */
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(!tl_test_says_nan(o), "%s", o);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "exposed-communication", 1), "%s", o);
     TL_ASSERT(fired(o, "host-staging", 0) && fired(o, "host-staging", 1));
@@ -409,7 +395,7 @@ TL_TEST(staged_run_diagnosed)
     TL_ASSERT(strstr(o, "rank 1 came 10.5 us after the first"));
     TL_ASSERT(strstr(o, "--device-comm nccl"));
     free(o);
-    o = run_cmd("%s/trilap-analyze overlap %s --csv %s/ov.csv", tl_test_bin(), dir, tmp);
+    o = tl_test_output_of("%s/trilap-analyze overlap %s --csv %s/ov.csv", tl_test_bin(), dir, tmp);
     TL_ASSERT_MSG(!tl_test_says_nan(o), "%s", o);
     TL_ASSERT(strstr(o, "rank 0: 0 NCCL kernels, 120 copies on p2p/coll lanes, 60 host exchanges"));
     TL_ASSERT(strstr(o, "communication waiting and transfer"));
@@ -428,12 +414,12 @@ TL_TEST(one_rank_without_communication_is_silent)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/compute", tl_test_tmpdir());
     synth(dir, "compute-only", 1, 40);
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "# 0 findings"), "%s", o);
     TL_ASSERT_MSG(!tl_test_says_nan(o), "%s", o);
     TL_ASSERT(strstr(o, "hidden - (no communication)"));
     free(o);
-    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(!tl_test_says_nan(o), "%s", o);
     TL_ASSERT(strstr(o, "no communication activity in the window"));
     TL_ASSERT(strstr(o, "one rank, so no communication waits"));
@@ -447,7 +433,7 @@ TL_TEST(one_rank_without_communication_is_silent)
  * halo exchanges. */
 static void host_comm_counted(const char *dir, int nranks)
 {
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     for (int r = 0; r < nranks; r++) {
         char key[128];
         snprintf(key, sizeof key, "# communication: rank %d: 0 NCCL kernels, 0 copies on p2p/coll lanes, ", r);
@@ -463,11 +449,11 @@ TL_TEST(host_ranks_communication_counted)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/solve", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    free(tl_test_output_of("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
     host_comm_counted(dir, 2);
     /* counted, it is the host's own, not staged for a GPU: the staging and
      * host-lane rules (remedies: NCCL, a GPU per rank) do not apply */
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     for (int r = 0; r < 2; r++)
         TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
     TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 8, "%s", o);
@@ -487,7 +473,7 @@ TL_TEST(host_ranks_communication_counted)
     /* the timeline draws it (it wrote a header alone, "the selection on rank -1") */
     char tmp[512], p[1200];
     snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
-    o = run_cmd("%s/trilap-analyze timeline %s -o %s/tl.csv", tl_test_bin(), dir, tmp);
+    o = tl_test_output_of("%s/trilap-analyze timeline %s -o %s/tl.csv", tl_test_bin(), dir, tmp);
     TL_ASSERT_MSG(strstr(o, "the selection on rank 0"), "%s", o);
     free(o);
     snprintf(p, sizeof p, "%s/tl.csv", tmp);
@@ -502,11 +488,11 @@ TL_TEST(host_ranks_communication_counted)
      * its timeline draws its host's compute on its compute row (it said
      * "span: none", nothing drawn, of a host computing the whole run) */
     snprintf(dir, sizeof dir, "%s/solve1", tmp);
-    free(run_cmd("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
-    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    free(tl_test_output_of("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 0 copies on p2p/coll lanes, 0 host exchanges"), "%s", o);
     free(o);
-    o = run_cmd("%s/trilap-analyze timeline %s -o %s/tl1.csv", tl_test_bin(), dir, tmp);
+    o = tl_test_output_of("%s/trilap-analyze timeline %s -o %s/tl1.csv", tl_test_bin(), dir, tmp);
     TL_ASSERT_MSG(strstr(o, "the selection on rank 0") && !strstr(o, "# span: none"), "%s", o);
     free(o);
     snprintf(p, sizeof p, "%s/tl1.csv", tmp);
@@ -514,7 +500,7 @@ TL_TEST(host_ranks_communication_counted)
     TL_ASSERT_MSG(strstr(o, "\n0,0,r0 Compute,host,range,compute,11,\"compute:spmv_diag\","), "%s", o);
     free(o);
     snprintf(dir, sizeof dir, "%s/fdtd", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s", tl_test_bin(), dir));
+    free(tl_test_output_of("%s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s", tl_test_bin(), dir));
     host_comm_counted(dir, 2);
 }
 
@@ -532,7 +518,7 @@ TL_TEST(host_ranks_remedies_apply)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/hostonly", tl_test_tmpdir());
     synth_as("trilap-solve", dir, "host-only", 2, 20); /* its shape: --backend host */
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "late-ranks", 0), "%s", o);
     TL_ASSERT_MSG(!strstr(o, "see host-staging") && !strstr(o, "(overlap's U_compute)"), "%s", o);
     TL_ASSERT_MSG(strstr(o, "  remedy: overlap it with work that does not need its data: post the halo exchange"),
@@ -557,7 +543,7 @@ TL_TEST(host_ranks_remedies_apply)
     /* a GPU rank beside a host-only one: each its own remedy */
     snprintf(dir, sizeof dir, "%s/mixed", tl_test_tmpdir());
     synth_as("trilap-solve", dir, "mixed-host", 2, 20);
-    o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "exposed-communication", 1), "%s", o);
     TL_ASSERT_MSG(strstr(o, "see host-staging; where ranks wait for each other, see late-ranks.\n  remedy on "
                             "host-only rank 1: overlap it with work that does not need its data: post the halo"),
@@ -593,7 +579,7 @@ TL_TEST(fdtd_remedies_speak_fdtd)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/fdtd-host", tl_test_tmpdir());
     synth_as("trilap-fdtd", dir, "host-only", 2, 20);
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "late-ranks", 0), "%s", o);
     char *rm = remedies(o);
     TL_ASSERT_MSG(!strstr(rm, "METIS") && !strstr(rm, "SpMV") && !strstr(rm, "nonzeros"), "%s", rm);
@@ -608,9 +594,9 @@ TL_TEST(fdtd_remedies_speak_fdtd)
     free(o);
     /* a real run, every rule made to fire where it can: the same texts */
     snprintf(dir, sizeof dir, "%s/fdtd-run", tl_test_tmpdir());
-    free(run_cmd("OMP_NUM_THREADS=1 %s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s",
+    free(tl_test_output_of("OMP_NUM_THREADS=1 %s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s",
                  tl_test_bin(), dir));
-    o = run_cmd("%s/trilap-analyze diagnose %s --exposed-share 0 --wait-share 0 --min-comm-share 0", tl_test_bin(),
+    o = tl_test_output_of("%s/trilap-analyze diagnose %s --exposed-share 0 --wait-share 0 --min-comm-share 0", tl_test_bin(),
                 dir);
     rm = remedies(o);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && strstr(rm, "--s S") && !strstr(rm, "METIS") &&
@@ -630,13 +616,13 @@ TL_TEST(fdtd_starved_remedy_names_fdtd_options)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/fdtd-starved", tl_test_tmpdir());
     synth_as("trilap-fdtd", dir, "starved", 2, 30);
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "starved-communication", 0) || fired(o, "starved-communication", 1), "%s", o);
     char *rm = remedies(o);
     TL_ASSERT_MSG(!strstr(rm, "split communicator") && !strstr(rm, "cudaStreamCreateWithPriority") &&
                       strstr(rm, "NCCL_MIN_CTAS/NCCL_MAX_CTAS") && strstr(rm, "--strategy peer"),
                   "%s", rm);
-    char *help = run_cmd("%s/trilap-fdtd run --help", tl_test_bin());
+    char *help = tl_test_output_of("%s/trilap-fdtd run --help", tl_test_bin());
     for (const char *p = strstr(rm, "--"); p; p = strstr(p + 2, "--")) {
         char opt[64];
         size_t k = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
@@ -670,7 +656,7 @@ TL_TEST(bench_remedies_speak_bench)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         snprintf(dir, sizeof dir, "%s/bench-%s", tl_test_tmpdir(), cases[k].variant);
         synth(dir, cases[k].variant, 2, 30);
-        char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+        char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
         TL_ASSERT_MSG(fired(o, cases[k].rule, 0) || fired(o, cases[k].rule, 1), "%s: %s", cases[k].rule, o);
         char *rm = remedies(o);
         TL_ASSERT_MSG(strstr(rm, cases[k].says), "%s: no '%s' in\n%s", cases[k].rule, cases[k].says, rm);
@@ -695,7 +681,7 @@ TL_TEST(foreign_program_remedies_name_no_trilap_option)
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
         snprintf(dir, sizeof dir, "%s/app-%s", tmp, variants[k]);
         synth_as("my_app", dir, variants[k], 2, 30);
-        char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+        char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
         TL_ASSERT_MSG(strstr(o, "\nFINDING 1 "), "%s: no finding:\n%s", variants[k], o);
         char *rm = remedies(o);
         static const char *const trilap[] = {" --", "(--", "three-split", "METIS", "SpMV", "p2p/coll lanes",
@@ -706,7 +692,7 @@ TL_TEST(foreign_program_remedies_name_no_trilap_option)
         free(o);
     }
     snprintf(dir, sizeof dir, "%s/app-staged", tmp);
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "host-staging", 0) && fired(o, "serialised-host-lane", 0) && fired(o, "late-ranks", 0),
                   "%s", o);
     TL_ASSERT_MSG(strstr(o, "let NCCL or CUDA-aware MPI move the device buffers") &&
@@ -714,7 +700,7 @@ TL_TEST(foreign_program_remedies_name_no_trilap_option)
                   "%s", o);
     free(o);
     snprintf(dir, sizeof dir, "%s/app-starved", tmp);
-    o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "starved-communication", 0) || fired(o, "starved-communication", 1), "%s", o);
     TL_ASSERT_MSG(strstr(o, "(NCCL_MIN_CTAS/NCCL_MAX_CTAS, or ncclConfig_t.minCTAs/maxCTAs in the config the "
                             "communicator is created with)"),
@@ -734,7 +720,7 @@ TL_TEST(late_ranks_host_evidence)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/late-host", tl_test_tmpdir());
     synth(dir, "host-only", 2, 20);
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "most delayed: coll:staged allreduce (the host), #0 of it (iteration 0): rank 1 came "
                             "10.5 us after the first"),
                   "%s", o);
@@ -744,7 +730,7 @@ TL_TEST(late_ranks_host_evidence)
                   "%s", o);
     free(o);
     /* and the figures are overlap's */
-    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "\n  0    1440.0     800.0 ") && strstr(o, "\n  1    1440.0    1000.0 "), "%s", o);
     free(o);
 }
@@ -780,7 +766,7 @@ TL_TEST(host_ranks_iter_range_outside_refused)
         TL_ASSERT_MSG(o.rc == 0, "%s: exit %d\n%s", cmds[k], o.rc, o.err);
         tl_test_output_free(&o);
     }
-    char *o = run_cmd("%s/trilap-analyze diagnose %s --iter-range 5:6", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s --iter-range 5:6", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "# rank 0: window 144.0 us, 2 iterations;"), "%s", o);
     free(o);
 }
@@ -804,11 +790,11 @@ TL_TEST(host_ranks_communication_counted_in_window)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/solvew", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 2 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    free(tl_test_output_of("%s/trilap-solve --ranks 2 --repeat 2 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
     static const char *const ranges[] = {"", "--iter-range 2:3"};
     long whole = 0;
     for (size_t k = 0; k < 2; k++) {
-        char *o = run_cmd("%s/trilap-analyze overlap %s %s", tl_test_bin(), dir, ranges[k]);
+        char *o = tl_test_output_of("%s/trilap-analyze overlap %s %s", tl_test_bin(), dir, ranges[k]);
         for (int r = 0; r < 2; r++) {
             long matched, n = comm_count(o, r, &matched);
             TL_ASSERT_MSG(n > 0 && n == matched, "rank %d: %ld host exchanges, %ld matched\n%s", r, n, matched, o);
@@ -836,7 +822,7 @@ TL_TEST(host_ranks_per_iter_derived_undefined)
     snprintf(dir, sizeof dir, "%s/hostper", tl_test_tmpdir());
     snprintf(csv, sizeof csv, "%s/it.csv", tl_test_tmpdir());
     synth(dir, "mixed-host", 2, 20);
-    char *o = run_cmd("%s/trilap-analyze overlap %s --per-iter --iter-csv %s", tl_test_bin(), dir, csv);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s --per-iter --iter-csv %s", tl_test_bin(), dir, csv);
     const char *t = strstr(o, "# table: overlap per iteration");
     TL_ASSERT_MSG(t, "%s", o);
     int host = 0, gpu = 0;
@@ -876,7 +862,7 @@ TL_TEST(host_ranks_breakdown_counts_host)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/hostbd", tl_test_tmpdir());
     synth(dir, "host-only", 2, 20);
-    char *o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "# gpu_lanes: hostbd rank 0: none (a host-only trace: no device, no kernels or copies "
                             "recorded): its rows are its host's ranges, its compute (compute:*) and its "
                             "communication") &&
@@ -893,7 +879,7 @@ TL_TEST(host_ranks_breakdown_counts_host)
     /* a GPU rank beside a host-only one: only the latter named */
     snprintf(dir, sizeof dir, "%s/mixedbd", tl_test_tmpdir());
     synth(dir, "mixed-host", 2, 20);
-    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "# gpu_lanes: mixedbd rank 1: none (") && !strstr(o, "mixedbd rank 0: none"), "%s", o);
     free(o);
 }
@@ -919,7 +905,7 @@ static const char *rank0_field(const char *o, const char *table, int k, char *bu
  * its whole window, exit 0. */
 static void cpu_run_counted(const char *dir, const char *name)
 {
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     char w[64], cp[64], idle[64];
     double fw = atof(rank0_field(o, "# table: overlap\n", 1, w, sizeof w));
     double fc = atof(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp));
@@ -932,10 +918,10 @@ static void cpu_run_counted(const char *dir, const char *name)
                   o);
     TL_ASSERT_MSG(strstr(o, "U_compute is its host's compute ranges (compute:*)"), "%s", o);
     free(o);
-    o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "(its host's compute ranges)") && !strstr(o, "idle 100.0%"), "%s", o);
     free(o);
-    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, name) && !strstr(o, "# 0 rows") && strstr(o, "its rows are its host's ranges"), "%s", o);
     free(o);
     tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --iter-range 500:", tl_test_bin(), dir);
@@ -948,10 +934,10 @@ TL_TEST(cpu_runs_compute_counted)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/fdtdcpu", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-fdtd run --backend cpu --grid 24 --steps 4 --trace %s", tl_test_bin(), dir));
+    free(tl_test_output_of("%s/trilap-fdtd run --backend cpu --grid 24 --steps 4 --trace %s", tl_test_bin(), dir));
     cpu_run_counted(dir, " compute:update_v ");
     snprintf(dir, sizeof dir, "%s/solvecpu", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-solve --backend host --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(),
+    free(tl_test_output_of("%s/trilap-solve --backend host --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(),
                  dir));
     cpu_run_counted(dir, " compute:spmv_diag ");
 }
@@ -965,13 +951,13 @@ TL_TEST(gpu_ranks_host_compute_marks_not_compute)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/stagedmarks", tl_test_tmpdir());
     synth(dir, "staged", 2, 30);
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     char cp[64], hid[64];
     TL_ASSERT_MSG(!strcmp(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp), "1200.0") &&
                       !strcmp(rank0_field(o, "# table: overlap\n", 8, hid, sizeof hid), "0.0"),
                   "U_compute %s, hidden %s\n%s", cp, hid, o);
     free(o);
-    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(!strstr(o, "compute:axpy") && !strstr(o, "gpu_lanes"), "%s", o);
     free(o);
 }
@@ -991,7 +977,7 @@ TL_TEST(gpu_rank_without_activity_host_compute_not_compute)
                                 "mv %s/t %s/trace.rank%d.csv",
                                 dir, r, dir, dir, dir, r),
                      0);
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     char cp[64];
     TL_ASSERT_MSG(!strcmp(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp), "0.0"), "U_compute %s\n%s", cp, o);
     free(o);
@@ -1025,11 +1011,11 @@ TL_TEST(host_runs_compared)
     char a[1024], b[1024];
     snprintf(a, sizeof a, "%s/two", tl_test_tmpdir());
     snprintf(b, sizeof b, "%s/split", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule two-stream --trace %s gen:poisson7:12",
+    free(tl_test_output_of("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule two-stream --trace %s gen:poisson7:12",
                  tl_test_bin(), a));
-    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule three-split --trace %s gen:poisson7:12",
+    free(tl_test_output_of("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule three-split --trace %s gen:poisson7:12",
                  tl_test_bin(), b));
-    char *o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), a, b);
+    char *o = tl_test_output_of("%s/trilap-analyze compare %s %s", tl_test_bin(), a, b);
     const char *d = strstr(o, "\n  derived_comm_per_iter ");
     char unit[8] = "", va[16] = "", vb[16] = "";
     TL_ASSERT_MSG(d && sscanf(d, " derived_comm_per_iter %7s %15s %15s", unit, va, vb) == 3, "%s", o);
@@ -1043,8 +1029,8 @@ TL_TEST(host_runs_compared)
     /* runs at other rank counts: said (before, nothing said the ranks) */
     char one[1024];
     snprintf(one, sizeof one, "%s/one", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), one));
-    o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), one, a);
+    free(tl_test_output_of("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), one));
+    o = tl_test_output_of("%s/trilap-analyze compare %s %s", tl_test_bin(), one, a);
     TL_ASSERT_MSG(strstr(o, "\n# ranks: A 1, B 2 (not the same: each value is the max over its own run's ranks, "),
                   "%s", o);
     free(o);
@@ -1060,9 +1046,9 @@ TL_TEST(fdtd_exchanges_per_step_compared)
                       "--launcher threads --ranks 2 --trace %s%s";
     snprintf(a, sizeof a, "%s/fdtd-s1", tl_test_tmpdir());
     snprintf(b, sizeof b, "%s/fdtd-s2", tl_test_tmpdir());
-    free(run_cmd(run, tl_test_bin(), a, ""));
-    free(run_cmd(run, tl_test_bin(), b, " --s 2"));
-    char *o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), a, b);
+    free(tl_test_output_of(run, tl_test_bin(), a, ""));
+    free(tl_test_output_of(run, tl_test_bin(), b, " --s 2"));
+    char *o = tl_test_output_of("%s/trilap-analyze compare %s %s", tl_test_bin(), a, b);
     const char *c = strstr(o, "\n  comm_calls_per_iter ");
     double ca = 0, cb = 0, ratio = 0;
     char unit[8] = "", diff[16] = "";
@@ -1084,13 +1070,13 @@ TL_TEST(cg_async_rerun_said)
     char dir[1024], plain[1024];
     snprintf(dir, sizeof dir, "%s/cg-async", tl_test_tmpdir());
     snprintf(plain, sizeof plain, "%s/cg-repeat", tl_test_tmpdir());
-    free(run_cmd("%s/trilap-solve --solver cg --scalars program --rtol 0 --atol 0 --max-iterations 300 --repeat 1 "
+    free(tl_test_output_of("%s/trilap-solve --solver cg --scalars program --rtol 0 --atol 0 --max-iterations 300 --repeat 1 "
                  "--no-stats --trace %s gen:poisson7:6",
                  tl_test_bin(), dir));
-    free(run_cmd("%s/trilap-solve --solver cg --repeat 2 --no-stats --trace %s gen:poisson7:6", tl_test_bin(), plain));
+    free(tl_test_output_of("%s/trilap-solve --solver cg --repeat 2 --no-stats --trace %s gen:poisson7:6", tl_test_bin(), plain));
     static const char *const cmds[] = {"overlap", "diagnose"};
     for (size_t c = 0; c < 2; c++) {
-        char *o = run_cmd("%s/trilap-analyze %s %s", tl_test_bin(), cmds[c], dir);
+        char *o = tl_test_output_of("%s/trilap-analyze %s %s", tl_test_bin(), cmds[c], dir);
         const char *say = strstr(o, "\n# iterations: rank 0: the program ran iteration ");
         long long k = -1, after = -1, num = -1, prog = -1, off = -1;
         TL_ASSERT_MSG(say && sscanf(say, "\n# iterations: rank 0: the program ran iteration %lld again after %lld", &k,
@@ -1107,7 +1093,7 @@ TL_TEST(cg_async_rerun_said)
         snprintf(n, sizeof n, c ? ", %lld iterations;" : "over %lld iterations", 300 + off);
         TL_ASSERT_MSG(strstr(o, n), "%s: no '%s' in %s", cmds[c], n, o);
         free(o);
-        o = run_cmd("%s/trilap-analyze %s %s", tl_test_bin(), cmds[c], plain);
+        o = tl_test_output_of("%s/trilap-analyze %s %s", tl_test_bin(), cmds[c], plain);
         TL_ASSERT_MSG(!strstr(o, "# iterations: "), "%s", o);
         free(o);
     }
@@ -1120,7 +1106,7 @@ TL_TEST(nccl_wait_split_on_naive)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/naive", tl_test_tmpdir());
     synth(dir, "naive", 2, 20);
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     /* rank, "*" (all operations), matched, waiting us, transfer us, wait %, last */
     static const double want[2][5] = {{40, 20.0, 500.0, 3.8, 0}, {40, 0.0, 520.0, 0.0, 40}};
     for (int r = 0; r < 2; r++) {
@@ -1198,9 +1184,9 @@ TL_TEST(align_clocks_recovers_offset)
     snprintf(skewed, sizeof skewed, "%s", tl_test_path("skewed"));
     write_skewed_run(truth, 0);
     write_skewed_run(skewed, 5000000);
-    char *t = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), truth);
-    char *a = run_cmd("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), skewed);
-    char *raw = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), skewed);
+    char *t = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), truth);
+    char *a = tl_test_output_of("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), skewed);
+    char *raw = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), skewed);
     char *wt = wait_table(t), *wa = wait_table(a), *wr = wait_table(raw);
     TL_ASSERT_MSG(strstr(wt, "  0    *   ") && strstr(wt, " 4   350.0   1500.0 18.9    1\n") &&
                       strstr(wt, " 4   100.0   1500.3  6.2    2\n"),
@@ -1213,7 +1199,7 @@ TL_TEST(align_clocks_recovers_offset)
                   "%s", a);
     TL_ASSERT_MSG(strstr(raw, "# clock: all ranks on one host's CLOCK_MONOTONIC"), "%s", raw);
     /* the same estimate in diagnose: late-ranks on rank 0, its most delayed op */
-    char *d = run_cmd("%s/trilap-analyze diagnose --align-clocks --wait-share 5 --min-comm-share 0 %s", tl_test_bin(),
+    char *d = tl_test_output_of("%s/trilap-analyze diagnose --align-clocks --wait-share 5 --min-comm-share 0 %s", tl_test_bin(),
                       skewed);
     TL_ASSERT_MSG(strstr(d, "rank 1 came 200.0 us after the first"), "%s", d);
     printf("%s", wa);
@@ -1240,8 +1226,8 @@ TL_TEST(align_clocks_spares_shared_clocks)
     const int64_t spread[] = {0, 8000};
     const char *const threads[] = {"process", "process"};
     write_skewed_ranks(one, 2, spread, threads);
-    char *plain = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), one);
-    char *a = run_cmd("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), one);
+    char *plain = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), one);
+    char *a = tl_test_output_of("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), one);
     char *wp = wait_table(plain), *wa = wait_table(a);
     TL_ASSERT_MSG(!strcmp(wp, wa), "aligned:\n%s\nunaligned:\n%s", wa, wp);
     TL_ASSERT_MSG(strstr(a, "# clock: all ranks on rank 0's clock itself (threads of one process): --align-clocks "
@@ -1258,7 +1244,7 @@ TL_TEST(align_clocks_spares_shared_clocks)
     const int64_t sk[] = {0, 8000, 5000000};
     const char *const host[] = {NULL, "host", NULL};
     write_skewed_ranks(three, 3, sk, host);
-    a = run_cmd("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), three);
+    a = tl_test_output_of("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), three);
     TL_ASSERT_MSG(strstr(a, "not to a measured offset: rank 1 none (rank 0's clock itself; its ends +8.0 us), rank 2 "
                             "+5000.0 us\n"),
                   "%s", a);
@@ -1285,7 +1271,7 @@ TL_TEST(nsys_threads_are_ranks)
     char db[600];
     snprintf(db, sizeof db, "%s", tl_test_path("r2.sqlite"));
     TL_ASSERT_EQ(tl_test_sh("gzip -dc tests/data/nsys-ranks/pipecg-r2-threads.sqlite.gz > %s", db), 0);
-    char *o = run_cmd("%s/trilap-analyze overlap %s --iters 1:", tl_test_bin(), db);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s --iters 1:", tl_test_bin(), db);
     TL_ASSERT_MSG(strstr(o, "# ranks: 2\n"), "%s", o);
     /* each rank its own 20 iterations (plus the set-up one), not 42 merged */
     /* of the selection 1:, as the 42 operations its waiting table matched
@@ -1296,11 +1282,11 @@ TL_TEST(nsys_threads_are_ranks)
     TL_ASSERT(!tl_test_says_nan(o));
     free(o);
     /* the kernels split between the ranks: 48 SpMV parts each */
-    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), db);
+    o = tl_test_output_of("%s/trilap-analyze breakdown %s", tl_test_bin(), db);
     TL_ASSERT_MSG(strstr(o, "r2.sqlite 0    category spmv         *                          48"), "%s", o);
     TL_ASSERT_MSG(strstr(o, "r2.sqlite 1    category spmv         *                          48"), "%s", o);
     free(o);
-    o = run_cmd("%s/trilap-analyze diagnose %s --iters 1:", tl_test_bin(), db);
+    o = tl_test_output_of("%s/trilap-analyze diagnose %s --iters 1:", tl_test_bin(), db);
     TL_ASSERT_MSG(strstr(o, "[exposed-communication]: communication takes"), "%s", o);
     TL_ASSERT(strstr(o, "[serialised-host-lane]: P2P and collective"));
     free(o);
@@ -1329,11 +1315,11 @@ TL_TEST(no_nan_on_committed_runs)
         const char *acc = strstr(run, ".sqlite") ? "" : "--accept-incomplete";
         static const char *const cmds[] = {"overlap", "diagnose", "breakdown"};
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
-            char *o = run_cmd("%s/trilap-analyze %s %s %s", tl_test_bin(), cmds[c], acc, input);
+            char *o = tl_test_output_of("%s/trilap-analyze %s %s %s", tl_test_bin(), cmds[c], acc, input);
             TL_ASSERT_MSG(!tl_test_says_nan(o), "%s %s:\n%s", cmds[c], run, o);
             free(o);
         }
-        free(run_cmd("%s/trilap-analyze timeline %s %s -o %s", tl_test_bin(), acc, input, out));
+        free(tl_test_output_of("%s/trilap-analyze timeline %s %s -o %s", tl_test_bin(), acc, input, out));
         char *t = tl_test_read(out);
         TL_ASSERT_MSG(!tl_test_says_nan(t), "timeline %s", run);
         free(t);
@@ -1435,10 +1421,10 @@ TL_TEST(staging_copies_counted_in_selection)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/stagesel", tl_test_tmpdir());
     synth_as("trilap-solve", dir, "staged", 2, 20);
-    char *o = run_cmd("%s/trilap-analyze diagnose %s --iter-range 5:6 --staging-share 0", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s --iter-range 5:6 --staging-share 0", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "us): 4 host exchanges, 8 staging copies on the p2p/coll lanes"), "%s", o);
     free(o);
-    o = run_cmd("%s/trilap-analyze overlap %s --iter-range 5:6", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze overlap %s --iter-range 5:6", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 8 copies on p2p/coll lanes, 4 host exchanges"), "%s", o);
     free(o);
 }
@@ -1465,7 +1451,7 @@ TL_TEST(host_staged_breakdown_counts_host_comm)
     snprintf(dir, sizeof dir, "%s/stagebd", tl_test_tmpdir());
     snprintf(csv, sizeof csv, "%s/stagebd.csv", tl_test_tmpdir());
     synth_as("trilap-solve", dir, "staged", 2, 20);
-    free(run_cmd("%s/trilap-analyze breakdown %s --csv %s", tl_test_bin(), dir, csv));
+    free(tl_test_output_of("%s/trilap-analyze breakdown %s --csv %s", tl_test_bin(), dir, csv));
     char *c = tl_test_read(csv);
     /* 19 us of allreduce and 12 of exchange in each of 20 iterations of 72 */
     TL_ASSERT_NEAR(csv_field(c, "\nstagebd,0,category,host-comm,*,", 0), 40, 0);
@@ -1491,7 +1477,7 @@ TL_TEST(guessed_owners_said)
                       "ranks sharing a GPU and a process, no rule of probes/README.md \"Which rank a record belongs "
                       "to\" decided): its per-rank figures may mix ranks' records\n";
     for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
-        char *o = run_cmd("%s/trilap-analyze %s %s %s", tl_test_bin(), cmds[k], dir,
+        char *o = tl_test_output_of("%s/trilap-analyze %s %s %s", tl_test_bin(), cmds[k], dir,
                           k == 3 ? "-o /dev/null" : "");
         /* breakdown's names the run first ("# note: guessed: rank 1's ...") */
         TL_ASSERT_MSG(tl_test_count(o, say) == 1 && tl_test_count(o, "owner_guess") == 1 &&
@@ -1502,7 +1488,7 @@ TL_TEST(guessed_owners_said)
     /* a run without guesses says nothing */
     snprintf(dir, sizeof dir, "%s/unguessed", tmp);
     synth_as("trilap-solve", dir, "staged", 2, 4);
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(!strstr(o, "owner_guess"), "%s", o);
     free(o);
 }
@@ -1531,7 +1517,7 @@ TL_TEST(late_ranks_example_from_the_loop)
         /* the window opens before the set-up, as a thread run's does */
         write_rank(dir, r, 2, r, "# window_start_ns=1000000000\n# window_end_ns=1001400000\n", rows);
     }
-    char *o = run_cmd("%s/trilap-analyze diagnose %s --wait-share 0", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s --wait-share 0", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "most delayed: p2p:staged exchange (the host), #3 of it (iteration 2): rank 1 came 30.0 "
                             "us after the first"),
                   "%s", o);
@@ -1579,7 +1565,7 @@ TL_TEST(posts_and_apart_ranks_do_not_wait)
         }
         write_rank(dir, r, 3, -1, "", rows);
     }
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     static const double want_hw[3] = {80.0, 0.0, 20.0};
     for (int r = 0; r < 3; r++) {
         long m;
@@ -1615,7 +1601,7 @@ TL_TEST(host_staged_no_overlap_remedy)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/stagerem", tl_test_tmpdir());
     synth_as("trilap-solve", dir, "staged", 2, 20);
-    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     const char *f = strstr(o, "[no-comm-compute-overlap]"), *end = f ? strstr(f, "\nFINDING") : NULL;
     TL_ASSERT_MSG(f && end, "%s", o);
     char *part = malloc((size_t)(end - f) + 1);

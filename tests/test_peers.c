@@ -28,20 +28,6 @@ static void write_rank(const char *dir, int rank, int nranks, const char *extra_
     free(body);
 }
 
-static char *run_cmd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *run_cmd(const char *fmt, ...)
-{
-    char cmd[4096], path[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof path, "%s", tl_test_path("out"));
-    int rc = tl_test_sh("( %s ) >%s 2>&1", cmd, path);
-    TL_ASSERT_MSG(rc == 0, "%s: exit %d: %s", cmd, rc, tl_test_read(path));
-    return tl_test_read(path);
-}
-
 /* overlap's waiting of `name` on `rank` (us), and its matched count */
 static double waiting(const char *o, int rank, const char *name, long *matched)
 {
@@ -103,7 +89,7 @@ TL_TEST(halo_waits_for_its_neighbours_only)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/row4", tl_test_tmpdir());
     write_row_of_four(dir, 1);
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     static const double want[4] = {0.0, 0.0, 120.0, 0.0};
     for (int r = 0; r < 4; r++) {
         long m = 0;
@@ -120,7 +106,7 @@ TL_TEST(halo_waits_for_its_neighbours_only)
                       !strstr(d, " 0:1\n") && !strstr(d, " 1:0,2\n"),
                   "%s", o);
     free(o);
-    o = run_cmd("%s/trilap-analyze diagnose %s --wait-share 30", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze diagnose %s --wait-share 30", tl_test_bin(), dir);
     for (int r = 0; r < 4; r++)
         TL_ASSERT_MSG(!strcmp(verdict(o, "late-ranks", r), r == 2 ? "FINDING" : "ok"), "rank %d\n%s", r, o);
     TL_ASSERT_MSG(strstr(o, "most delayed: p2p:halo_wait (the host), #0 of it (iteration 0): rank 3 came 30.0 us after "
@@ -137,7 +123,7 @@ TL_TEST(halo_without_peers_paired_across_all_said)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/row4-old", tl_test_tmpdir());
     write_row_of_four(dir, 0);
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     for (int r = 0; r < 4; r++) {
         long m = 0;
         double w = waiting(o, r, "p2p:halo_wait", &m);
@@ -145,7 +131,7 @@ TL_TEST(halo_without_peers_paired_across_all_said)
     }
     TL_ASSERT_MSG(tl_test_count(o, pairing_note) == 1, "%s", o);
     free(o);
-    o = run_cmd("%s/trilap-analyze diagnose %s --wait-share 30", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze diagnose %s --wait-share 30", tl_test_bin(), dir);
     for (int r = 0; r < 3; r++) TL_ASSERT_MSG(!strcmp(verdict(o, "late-ranks", r), "FINDING"), "rank %d\n%s", r, o);
     TL_ASSERT_MSG(tl_test_count(o, pairing_note) == 1, "%s", o);
     free(o);
@@ -155,7 +141,7 @@ TL_TEST(halo_without_peers_paired_across_all_said)
         write_rank(dir, r, 2, "",
                    r ? "1,-1,0,p2p,range,host,p2p:halo_wait,1000030000,1000060000,0,-1,-1\n"
                      : "0,-1,0,p2p,range,host,p2p:halo_wait,1000000000,1000060000,0,-1,-1\n");
-    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(!strstr(o, "# note: point-to-point operations"), "%s", o);
     free(o);
 }
@@ -181,7 +167,7 @@ TL_TEST(alternating_sets_pair_each_phase)
         snprintf(meta, sizeof meta, "# peers.0=%s p2p:staged exchange\n", sets[r]);
         write_rank(dir, r, 4, meta, rows);
     }
-    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     static const double want[4] = {0.0, 120.0, 0.0, 0.0};
     for (int r = 0; r < 4; r++) {
         long m = 0;
@@ -260,7 +246,7 @@ TL_TEST(solver_threads_write_row_neighbours)
 {
     char dir[1024], run[1200];
     snprintf(dir, sizeof dir, "%s/solve", tl_test_tmpdir());
-    char *o = run_cmd("%s/trilap-solve gen:poisson7:12 --backend host --partition block --launcher threads --ranks 4 "
+    char *o = tl_test_output_of("%s/trilap-solve gen:poisson7:12 --backend host --partition block --launcher threads --ranks 4 "
                       "--trace %s",
                       tl_test_bin(), dir);
     free(o);
@@ -271,7 +257,7 @@ TL_TEST(solver_threads_write_row_neighbours)
         expect_peers(run, r, "p2p:halo_post", nbrs[r]);
         expect_peers(run, r, "p2p:halo_wait", nbrs[r]);
     }
-    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), run);
+    o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), run);
     TL_ASSERT_MSG(!strstr(o, "# note: point-to-point operations"), "%s", o);
     free(o);
 }
@@ -282,7 +268,7 @@ TL_TEST(fdtd_ranks_write_axis_neighbours)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/fdtd", tl_test_tmpdir());
-    char *o = run_cmd("%s/trilap-fdtd run --no-gpu --ranks 4 --decomp pencil-yz --grid 24 --cpml 4 --steps 2 --trace %s",
+    char *o = tl_test_output_of("%s/trilap-fdtd run --no-gpu --ranks 4 --decomp pencil-yz --grid 24 --cpml 4 --steps 2 --trace %s",
                       tl_test_bin(), dir);
     free(o);
     for (int r = 0; r < 4; r++) {

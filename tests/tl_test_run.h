@@ -283,6 +283,23 @@ static inline int tl_test_sh(const char *fmt, ...)
     return tl_test_exit_code(system(cmd));
 }
 
+/* The printf-style command `fmt`'s stdout and stderr together (malloc'd),
+ * the test failing where it exits other than 0 (the command and its output
+ * said): the shape of a run whose output the test reads next. */
+static inline char *tl_test_output_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline char *tl_test_output_of(const char *fmt, ...)
+{
+    char cmd[4096], path[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s", tl_test_path("out"));
+    int rc = tl_test_sh("( %s ) >%s 2>&1", cmd, path);
+    TL_ASSERT_MSG(rc == 0, "%s: exit %d: %s", cmd, rc, tl_test_read(path));
+    return tl_test_read(path);
+}
+
 /* A FIFO at `path` whose read end this process holds (O_RDWR does not
  * wait for a writer), so that a program run on it writes as to a pipe
  * behind `|` or /dev/stdout, up to the pipe's 64 KiB. Returns the read end. */
