@@ -974,12 +974,24 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
     }
 }
 
+/* Whether `file` is there and, with `line`, holds a whole line (a file
+ * opened for a write is there before the write). */
+static int file_ready(const char *file, int line)
+{
+    if (!line) return access(file, F_OK) == 0;
+    FILE *f = fopen(file, "r");
+    int c, seen = 0;
+    while (f && (c = fgetc(f)) != EOF && !seen) seen = c == '\n';
+    if (f) fclose(f);
+    return seen;
+}
+
 /* `bash -c cmd` in a process group of its own, with stderr to err_path
  * and the default dispositions (a test runner in the background ignores
- * SIGINT, which bash would keep); once `file` exists, `sig` goes to the
- * whole group, as ^C in a terminal or Slurm's scancel and time limit
- * send it. Returns the wait status. */
-static int run_until_then_signal(const char *cmd, const char *file, const char *err_path, int sig)
+ * SIGINT, which bash would keep); once `file` exists (with `line`: once it
+ * holds a line), `sig` goes to the whole group, as ^C in a terminal or
+ * Slurm's scancel and time limit send it. Returns the wait status. */
+static int run_until_then_signal(const char *cmd, const char *file, int line, const char *err_path, int sig)
 {
     pid_t pid = fork();
     TL_ASSERT(pid >= 0);
@@ -994,11 +1006,11 @@ static int run_until_then_signal(const char *cmd, const char *file, const char *
     }
     setpgid(pid, pid);
     int status = 0;
-    for (int i = 0; i < 2000 && access(file, F_OK) != 0; i++) {
+    for (int i = 0; i < 2000 && !file_ready(file, line); i++) {
         struct timespec ts = {0, 5000000};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
     }
-    TL_ASSERT_MSG(access(file, F_OK) == 0, "%s: no %s after 10 s", cmd, file);
+    TL_ASSERT_MSG(file_ready(file, line), "%s: no %s%s after 10 s", cmd, file, line ? " holding a line" : "");
     kill(-pid, sig);
     TL_ASSERT(waitpid(pid, &status, 0) == pid);
     return status;
@@ -1043,7 +1055,7 @@ TL_TEST(interrupted_benchmarks_leave_no_folder)
             snprintf(cmd, sizeof cmd, "R=%s/root; PATH=%s/fake:$PATH ROWS=%d OUT=%s/out exec env %s", t, t, rows, t,
                      runs[i].run);
             snprintf(csv, sizeof csv, "%s/out/%s", t, runs[i].csv);
-            int status = run_until_then_signal(cmd, csv, err, runs[i].sig);
+            int status = run_until_then_signal(cmd, csv, 0, err, runs[i].sig);
             char *e = tl_test_slurp(err);
             char want[300];
             snprintf(want, sizeof want, "%s: interrupted (SIG%s); %s", runs[i].name,
@@ -1081,7 +1093,7 @@ TL_TEST(interrupted_solver_schedules_leave_no_folder)
             int sig = s ? SIGTERM : SIGINT;
             snprintf(cmd, sizeof cmd, "ROWS=%d SOLVE=%s LAUNCH=threads PLOT=0 OUT=%s/out exec scripts/run-solver-schedules.sh 2",
                      rows, solve, t);
-            int status = run_until_then_signal(cmd, running, err, sig);
+            int status = run_until_then_signal(cmd, running, 0, err, sig);
             char *e = tl_test_slurp(err);
             char want[600];
             if (rows) snprintf(want, sizeof want, "run-solver-schedules.sh: interrupted (SIG%s); the results before it "
@@ -1146,7 +1158,9 @@ TL_TEST(bounded_steps_stop_on_a_signal)
         for (int s = 0; s < 2; s++) {
             int sig = s ? SIGTERM : SIGINT;
             snprintf(cmd, sizeof cmd, "T=%s; CALLS=$T/calls exec env %s", t, runs[i]);
-            int status = run_until_then_signal(cmd, calls, err, sig);
+            /* the step's line written: signalled between its open and its
+             * write, the step left an empty file and no pid to ask after */
+            int status = run_until_then_signal(cmd, calls, 1, err, sig);
             TL_ASSERT_MSG((WIFSIGNALED(status) && WTERMSIG(status) == sig) ||
                               (WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig),
                           "%s, signal %d: status %#x", runs[i], sig, status);
