@@ -321,6 +321,7 @@ endif
 # are not instrumented (their synchronisation would read as races; the
 # OpenMP pragmas are then ignored, hence -Wno-unknown-pragmas), and
 # the thread launcher needs neither. Any report fails the test (exitcode).
+# Two tests at a time (one at a time took 32.5 s of CI's 689, session43).
 TSAN_BUILD ?= build-tsan
 TSAN_TESTS := test_solvers test_pipecg_forms test_fdtd test_solve_cli
 TSAN_FILTER ?= test_solvers:|test_pipecg_forms:|test_fdtd:(ranks_equal_single_domain|per_rank_strategies|overlap_schedule_same_result)|test_solve_cli:(thread_launcher_every_method|runs_in_one_invocation_equal_single_runs)
@@ -331,7 +332,7 @@ tsan:
 	  $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))
 	@TL_BUILD=$(TSAN_BUILD) TL_BIN=$(TSAN_BUILD)/bin TL_HAVE_MPI=0 TL_HAVE_PETSC=0 TL_HAVE_CUDA=0 \
 	  TL_HAVE_METIS=$(HAVE_METIS) TL_HAVE_ZLIB=$(HAVE_ZLIB) TL_HAVE_GNUPLOT=0 TL_DATA=$(TL_DATA) \
-	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
+	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" TL_TEST_JOBS=2 TL_TEST_PARALLEL=. \
 	  TL_TEST_FILTER='$(TSAN_FILTER)' tests/run.sh $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))
 
 summary:

@@ -359,22 +359,10 @@ static void synth(const char *dir, const char *variant, int nranks, int niter)
     synth_as("trilap-bench", dir, variant, nranks, niter);
 }
 
-/* The rule's verdict line for `rule` on `rank` in diagnose's table. */
-/* The verdict column of diagnose's row for rule on rank ("" without one). */
-static const char *verdict_of(const char *out, const char *rule, int rank)
+static int fired(const char *out, const char *rule, int rank)
 {
-    static char verdict[16];
-    char key[128];
-    snprintf(key, sizeof key, "\n  %s", rule);
-    for (const char *p = strstr(out, key); p; p = strstr(p + 1, key)) {
-        int rk = -1;
-        if (sscanf(p + strlen(key), " %d %15s", &rk, verdict) == 2 && rk == rank) return verdict;
-    }
-    TL_TEST_FAIL_("no row for %s rank %d", rule, rank);
-    return "";
+    return !strcmp(tl_test_diagnose_verdict(out, rule, rank), "FINDING");
 }
-
-static int fired(const char *out, const char *rule, int rank) { return !strcmp(verdict_of(out, rule, rank), "FINDING"); }
 
 TL_TEST(staged_run_diagnosed)
 {
@@ -467,7 +455,7 @@ TL_TEST(host_ranks_communication_counted)
         snprintf(na, sizeof na, "\nn/a [%s]: does not apply: ranks 0, 1 are host-only (no GPU lanes: ", na_rules[k]);
         TL_ASSERT_MSG(!strstr(o, ok) && strstr(o, na), "%s", o);
         for (int r = 0; r < 2; r++)
-            TL_ASSERT_MSG(!strcmp(verdict_of(o, na_rules[k], r), "n/a"), "%s rank %d:\n%s", na_rules[k], r, o);
+            TL_ASSERT_MSG(!strcmp(tl_test_diagnose_verdict(o, na_rules[k], r), "n/a"), "%s rank %d:\n%s", na_rules[k], r, o);
     }
     free(o);
     /* the timeline draws it (it wrote a header alone, "the selection on rank -1") */
@@ -536,7 +524,7 @@ TL_TEST(host_ranks_remedies_apply)
         char key[256];
         snprintf(key, sizeof key, "# rank %d: window 1440.0 us, 20 iterations; %s", r, cp[r]);
         TL_ASSERT_MSG(strstr(o, key), "%s", o);
-        TL_ASSERT_MSG(!strcmp(verdict_of(o, "no-comm-compute-overlap", r), "n/a"), "%s", o);
+        TL_ASSERT_MSG(!strcmp(tl_test_diagnose_verdict(o, "no-comm-compute-overlap", r), "n/a"), "%s", o);
     }
     TL_ASSERT_MSG(!strstr(o, "compute 0.0"), "%s", o);
     free(o);
@@ -550,7 +538,7 @@ TL_TEST(host_ranks_remedies_apply)
                   "%s", o);
     TL_ASSERT_MSG(strstr(o, "# rank 0: window 1440.0 us, 20 iterations; compute 55.6%, "), "%s", o);
     TL_ASSERT_MSG(fired(o, "no-comm-compute-overlap", 0), "%s", o);
-    TL_ASSERT_MSG(!strcmp(verdict_of(o, "no-comm-compute-overlap", 1), "n/a"), "%s", o);
+    TL_ASSERT_MSG(!strcmp(tl_test_diagnose_verdict(o, "no-comm-compute-overlap", 1), "n/a"), "%s", o);
     free(o);
 }
 

@@ -40,20 +40,6 @@ static double waiting(const char *o, int rank, const char *name, long *matched)
     return w;
 }
 
-/* diagnose's verdict of rule on rank ("FINDING", "ok", "n/a") */
-static const char *verdict(const char *out, const char *rule, int rank)
-{
-    static char v[16];
-    char key[128];
-    snprintf(key, sizeof key, "\n  %s", rule);
-    for (const char *p = strstr(out, key); p; p = strstr(p + 1, key)) {
-        int rk = -1;
-        if (sscanf(p + strlen(key), " %d %15s", &rk, v) == 2 && rk == rank) return v;
-    }
-    TL_TEST_FAIL_("no row for %s rank %d in\n%s", rule, rank, out);
-    return "";
-}
-
 static const char *const pairing_note =
     "# note: point-to-point operations (p2p:halo_wait) were paired across every rank: the trace does not name "
     "each rank's peers (no peers.N metadata: a trace written before it, Nsight Systems, Kineto), so a rank's "
@@ -108,7 +94,7 @@ TL_TEST(halo_waits_for_its_neighbours_only)
     free(o);
     o = tl_test_output_of("%s/trilap-analyze diagnose %s --wait-share 30", tl_test_bin(), dir);
     for (int r = 0; r < 4; r++)
-        TL_ASSERT_MSG(!strcmp(verdict(o, "late-ranks", r), r == 2 ? "FINDING" : "ok"), "rank %d\n%s", r, o);
+        TL_ASSERT_MSG(!strcmp(tl_test_diagnose_verdict(o, "late-ranks", r), r == 2 ? "FINDING" : "ok"), "rank %d\n%s", r, o);
     TL_ASSERT_MSG(strstr(o, "most delayed: p2p:halo_wait (the host), #0 of it (iteration 0): rank 3 came 30.0 us after "
                             "the first"),
                   "%s", o);
@@ -132,7 +118,7 @@ TL_TEST(halo_without_peers_paired_across_all_said)
     TL_ASSERT_MSG(tl_test_count(o, pairing_note) == 1, "%s", o);
     free(o);
     o = tl_test_output_of("%s/trilap-analyze diagnose %s --wait-share 30", tl_test_bin(), dir);
-    for (int r = 0; r < 3; r++) TL_ASSERT_MSG(!strcmp(verdict(o, "late-ranks", r), "FINDING"), "rank %d\n%s", r, o);
+    for (int r = 0; r < 3; r++) TL_ASSERT_MSG(!strcmp(tl_test_diagnose_verdict(o, "late-ranks", r), "FINDING"), "rank %d\n%s", r, o);
     TL_ASSERT_MSG(tl_test_count(o, pairing_note) == 1, "%s", o);
     free(o);
     /* two ranks: every rank is the other's neighbour, nothing to say */

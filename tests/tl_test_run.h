@@ -300,6 +300,22 @@ static inline char *tl_test_output_of(const char *fmt, ...)
     return tl_test_read(path);
 }
 
+/* The verdict column of `trilap-analyze diagnose`'s row for `rule` on
+ * `rank` in its output ("FINDING", "ok", "n/a"); the test fails where
+ * there is no such row. */
+static inline const char *tl_test_diagnose_verdict(const char *out, const char *rule, int rank)
+{
+    static char verdict[16];
+    char key[128];
+    snprintf(key, sizeof key, "\n  %s", rule);
+    for (const char *p = strstr(out, key); p; p = strstr(p + 1, key)) {
+        int rk = -1;
+        if (sscanf(p + strlen(key), " %d %15s", &rk, verdict) == 2 && rk == rank) return verdict;
+    }
+    TL_TEST_FAIL_("no row for %s rank %d in\n%s", rule, rank, out);
+    return "";
+}
+
 /* A FIFO at `path` whose read end this process holds (O_RDWR does not
  * wait for a writer), so that a program run on it writes as to a pipe
  * behind `|` or /dev/stdout, up to the pipe's 64 KiB. Returns the read end. */
