@@ -269,8 +269,9 @@ tl_space := $(tl_empty) $(tl_empty)
 CHECK_PARALLEL = ^($(subst $(tl_space),|,$(strip $(filter-out $(CHECK_ALONE),$(notdir $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)))))):([^p]|p[^r]|pr[^o]|pro[^g]|prog[^r]|progr[^e]|progre[^s]|progres[^s]|progress.)
 # The host tests' mpiruns start their ranks on this one machine: Open MPI's
 # own shared-memory transport (ob1 over vader), not UCX's, whose start
-# probes the network (a 4-rank trilap-solve 0.97 s against 0.62 s, the
-# MPI solves of test_solve_cli 15.2 s against 11.0 s); a value the user set
+# probes the network (a 4-rank trilap-solve 0.97 s against 0.74-0.79 s, the
+# MPI solves of test_solve_cli 15.4 s against 10.4 s,
+# results/wave3-host/session43-checks/mpi-transport.txt); a value the user set
 # wins. Not for check-gpu: a CUDA-aware exchange needs the transports that
 # know device memory.
 CHECK_MPI_ENV = OMPI_MCA_pml=$${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=$${OMPI_MCA_btl:-self,vader} \
