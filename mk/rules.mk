@@ -291,9 +291,12 @@ ASAN_TESTS := test_mmio test_binfmt test_trace test_reliability_input test_relia
 ASAN_FUZZ ?= 1
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-asan:
+# asan-build and tsan-build build their trees alone (.ci/run builds them
+# beside make check's tests, which leave part of two cores idle)
+asan-build:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) BIN=$(ASAN_BUILD)/bin SANITIZE=address,undefined OPT=-O1 \
 	  WERROR=0 CUDA=0 $(addprefix $(ASAN_BUILD)/bin/,$(ASAN_PROGRAMS)) $(addprefix $(ASAN_BUILD)/tests/,$(ASAN_TESTS))
+asan: asan-build
 	@echo "# asan: $(ASAN_TESTS) under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@$(CHECK_MPI_ENV) $(ASAN_ENV) $(subst TL_BUILD=$(BUILD),TL_BUILD=$(ASAN_BUILD),$(subst TL_BIN=$(BIN),TL_BIN=$(ASAN_BUILD)/bin,$(TEST_ENV))) \
 	  TL_TEST_JOBS=2 TL_TEST_PARALLEL=. TL_TEST_FILTER='^(test_reliability_input:[^f]|test_reliability_solve|test_mmio|test_binfmt|test_trace)' \
@@ -328,9 +331,10 @@ TSAN_TESTS := test_solvers test_pipecg_forms test_fdtd test_solve_cli
 TSAN_FILTER ?= test_solvers:|test_pipecg_forms:|test_fdtd:(ranks_equal_single_domain|per_rank_strategies|overlap_schedule_same_result)|test_solve_cli:(thread_launcher_every_method|runs_in_one_invocation_equal_single_runs)
 TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) BIN=$(TSAN_BUILD)/bin \
   CUDA=0 MPI=0 OPENMP=0 PETSC=0 OPT='-O1 -fsanitize=thread -Wno-unknown-pragmas' TRILAP_NO_INSTALL=1
-tsan:
+tsan-build:
 	@$(TSAN_MAKE) $(TSAN_BUILD)/bin/trilap-solve \
 	  $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))
+tsan: tsan-build
 	@TL_BUILD=$(TSAN_BUILD) TL_BIN=$(TSAN_BUILD)/bin TL_HAVE_MPI=0 TL_HAVE_PETSC=0 TL_HAVE_CUDA=0 \
 	  TL_HAVE_METIS=$(HAVE_METIS) TL_HAVE_ZLIB=$(HAVE_ZLIB) TL_HAVE_GNUPLOT=0 TL_DATA=$(TL_DATA) \
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" TL_TEST_JOBS=2 TL_TEST_PARALLEL=. \
@@ -355,7 +359,7 @@ summary:
 # every variable the makefiles read that a user may set, each as NAME=
 # (tests/test_structure.sh make_help holds the list to them)
 help:
-	@echo 'targets: all (default) | tests | gpu-tests | check | check-gpu | tsan | asan | fuzz | demo | plots | bench-model'
+	@echo 'targets: all (default) | tests | gpu-tests | check | check-gpu | tsan | asan | tsan-build | asan-build | fuzz | demo | plots | bench-model'
 	@echo '         install PREFIX=/usr/local DESTDIR= | install-headers | install-data | clean | help'
 	@echo 'features: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= SQLITE= GNUPLOT= PETSC= OPENMP= SIMGRID='
 	@echo '          (0 off, 1 required; else used where found, as listed below)'
@@ -418,7 +422,7 @@ install-headers: install-check
 clean:
 	rm -rf $(BUILD) $(BIN)
 
-.PHONY: all tests gpu-tests check check-gpu tsan asan summary help install install-check install-headers install-data clean demo plots FORCE
+.PHONY: all tests gpu-tests check check-gpu tsan asan tsan-build asan-build summary help install install-check install-headers install-data clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)
 
 # a libFuzzer build's object (mk/config.mk's fuzz_objs)
