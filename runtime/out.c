@@ -82,8 +82,11 @@ static int follow_links(const char *path, char *end, size_t n, int *fd)
     return stream;
 }
 
-tl_status tl_mkdir_p(const char *dir)
+tl_status tl_mkdir_p(const char *dir) { return tl_mkdir_p_first(dir, NULL, 0); }
+
+tl_status tl_mkdir_p_first(const char *dir, char *first, size_t nfirst)
 {
+    if (first && nfirst) first[0] = '\0';
     char path[4096];
     int n = snprintf(path, sizeof path, "%s", dir);
     TL_CHECK(n > 0 && (size_t)n < sizeof path, TL_ERR_INVAL, "folder name empty or too long: %s", dir);
@@ -99,6 +102,7 @@ tl_status tl_mkdir_p(const char *dir)
             tl_status reg = made ? tl_tmpfile_add(path, TL_TMP_FOLDER) : TL_OK;
             tl_tmpfile_release(&held);
             TL_TRY(reg);
+            if (made && first && nfirst && !first[0]) snprintf(first, nfirst, "%s", path);
             if (!made && err != EEXIST)
                 return TL_FAIL(TL_ERR_IO, "cannot create folder %s: %s", path, strerror(err));
             *s = c;

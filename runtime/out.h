@@ -30,6 +30,9 @@ typedef struct tl_out {
  * the folder that could not be made, or a path that exists and is no
  * folder. */
 tl_status tl_mkdir_p(const char *dir);
+/* The same, the first (highest) folder it made in first ("" where dir
+ * was there already): what a program may say it created. */
+tl_status tl_mkdir_p_first(const char *dir, char *first, size_t nfirst);
 /* mkdir -p of the folder that holds `path` (nothing for a bare file name). */
 tl_status tl_mkdir_parent(const char *path);
 

@@ -3,10 +3,8 @@
  * fuzz targets build without the host communication. */
 #include "runtime/results.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "runtime/comm.h"
 #include "runtime/out.h"
@@ -26,30 +24,12 @@ static int folder_to_make(const char *path, tl_results_folder which, char *dir, 
     return dir[0] != '\0';
 }
 
-/* The highest missing folder of dir (dir itself or one above it) into top;
- * 0 where dir is there (or where stat fails for another reason than its
- * absence: tl_mkdir_p says that). */
-static int highest_missing(const char *dir, char *top, size_t n)
-{
-    char at[4096];
-    snprintf(at, sizeof at, "%s", dir);
-    int missing = 0;
-    struct stat sb;
-    while (stat(at, &sb) != 0 && errno == ENOENT) {
-        snprintf(top, n, "%s", at);
-        missing = 1;
-        char *slash = strrchr(at, '/');
-        if (!slash || slash == at) break;
-        *slash = '\0';
-    }
-    return missing;
-}
-
 static tl_status make_and_say(const char *program, const char *option, const char *path, tl_results_folder which)
 {
     char dir[4096], top[4096];
-    if (!folder_to_make(path, which, dir, sizeof dir) || !highest_missing(dir, top, sizeof top)) return TL_OK;
-    TL_TRY(tl_mkdir_p(dir));
+    if (!folder_to_make(path, which, dir, sizeof dir)) return TL_OK;
+    TL_TRY(tl_mkdir_p_first(dir, top, sizeof top));
+    if (!top[0]) return TL_OK; /* there already */
     if (strcmp(top, dir) == 0) fprintf(stderr, "%s: note: %s %s: created folder %s\n", program, option, path, dir);
     else fprintf(stderr, "%s: note: %s %s: created folders %s to %s\n", program, option, path, top, dir);
     return TL_OK;
