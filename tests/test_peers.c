@@ -197,6 +197,23 @@ TL_TEST(bad_peers_refused)
     tl_test_refused(1, want, "%s/trilap-analyze overlap %s", tl_test_bin(), dir);
 }
 
+/* The peers.<i> lines are numbered from 0 without a gap; one missing (a
+ * line lost or cut out by hand) is refused naming the file and the index,
+ * where the reader read peers.0 alone and dropped the lines past the gap
+ * without a word. */
+TL_TEST(peers_gap_refused)
+{
+    char dir[1024], want[1400];
+    snprintf(dir, sizeof dir, "%s/gap", tl_test_tmpdir());
+    write_row_of_four(dir, 1);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^# peers.0=.*$/&\\n# peers.2=1 p2p:halo_post/' %s/trace.rank0.csv", dir), 0);
+    snprintf(want, sizeof want,
+             "%s/trace.rank0.csv: metadata peers.2='1 p2p:halo_post' follows a gap: peers.1 is missing (the "
+             "peers.<i> lines are numbered from 0 without one: a damaged or hand-edited trace)",
+             dir);
+    tl_test_refused(1, want, "%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+}
+
 /* The value of key `peers.N` naming `name` in file, NULL when none does. */
 static char *peers_line(const char *file, const char *name)
 {
@@ -267,5 +284,6 @@ TL_TEST(fdtd_ranks_write_axis_neighbours)
 }
 
 TL_TEST_MAIN(halo_waits_for_its_neighbours_only, halo_without_peers_paired_across_all_said,
-             alternating_sets_pair_each_phase, bad_peers_refused, solver_threads_write_row_neighbours,
+             alternating_sets_pair_each_phase, bad_peers_refused, peers_gap_refused,
+             solver_threads_write_row_neighbours,
              fdtd_ranks_write_axis_neighbours)
