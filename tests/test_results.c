@@ -588,6 +588,27 @@ TL_TEST(output_folders_made_and_said)
     }
 }
 
+/* trilap-model says the folders of its outputs as the measuring programs
+ * do (tl_out_make_folder, tl_results_make_folder), once its inputs are
+ * read: before, tl_out_open and the manifest made them in silence. */
+TL_TEST(model_output_folders_said)
+{
+    const char *t = tl_test_tmpdir();
+    const char *const platform_said[] = {"trilap-model: note: --out mp/x/p.txt: created folders mp to mp/x\n", NULL};
+    made_and_said(t, "trilap-model platform -o mp/x/p.txt", platform_said);
+    made_and_said(t, "trilap-model platform -o mp/x/p.txt", NULL);
+    const char *const tristream_said[] = {"trilap-model: note: --results mr/r.csv: created folder mr\n", NULL};
+    made_and_said(t, "trilap-model tristream --results mr/r.csv", tristream_said);
+    static const char *const files[] = {"mp/x/p.txt", "mr/r.csv", "mr/manifest.txt"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char p[1024];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", t, files[k]);
+        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
+    }
+}
+
 TL_TEST_MAIN(out_set_labels_and_landings, header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
              pipes_written_in_place, links_written_through, out_check_before_the_work, out_check_as_root_tries_the_folder, read_only_file_refused, fields_and_commands_quoted, rows_split_as_written,
-             stats_and_clock, results_folder_made_and_said, output_folders_made_and_said)
+             stats_and_clock, results_folder_made_and_said, output_folders_made_and_said,
+             model_output_folders_said)
