@@ -376,8 +376,9 @@ typedef struct tl_an_peers {
     size_t n;
 } tl_an_peers;
 /* The peers.<i> lines of an open trace, each checked (a rank that is not
- * one of the run's nranks or is self, a name given twice: TL_ERR_PARSE in
- * one line naming the file, the key and the value); out NULL: checked only. */
+ * one of the run's nranks or is self, a name given twice, a line past a
+ * gap in the numbering: TL_ERR_PARSE in one line naming the file, the key
+ * and the value); out NULL: checked only. */
 tl_status tl_an_peers_read(const tl_trace_reader *rd, const char *path, int self, int nranks, tl_an_names *names,
                            tl_an_peers *out);
 void tl_an_peers_free(tl_an_peers *p);

@@ -266,9 +266,9 @@ static tl_status unmatched_say(tl_an_table *t, const tl_an_ops *ops, const tl_an
     }
     const char *s = ops->unmatched_names == 1 ? "" : "s";
     if (!without || !with)
-        return tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks in "
+        return tl_an_table_meta(t, "unmatched", "%zu operations of %zu name%s whose count differs between ranks in "
                                                 "the whole trace stay whole (counted as transfer)",
-                                ops->unmatched_ops, ops->unmatched_names);
+                                ops->unmatched_ops, ops->unmatched_names, s);
     char more[48] = "";
     if (without > 1) snprintf(more, sizeof more, " (and %zu more)", without - 1);
     return tl_an_table_meta(t, "unmatched", "%zu operations of %zu name%s stay whole (counted as transfer): rank "

@@ -295,26 +295,25 @@ static tl_status view_label(const rank_ops *ro, size_t f, const tl_trace_peers *
 /* Rank file f's operations of x's key, each paired with the same operation
  * of the peers f's trace names for it (the k-th with set k mod nsets), or
  * of every rank where it names none; counted over all its sets' ranks as
- * match_count counts; *left: f's operations left whole. */
+ * match_count counts; *matched: how many of f's paired (its first ones,
+ * the rest left whole). */
 static tl_status match_peered(tl_an_ops *o, const rank_ops *ro, size_t nf, size_t f, const rop *x, tl_an_names *names,
-                              size_t *left)
+                              size_t *matched)
 {
     const tl_trace_peers *tp = tl_an_peers_find(&ro[f].peers, x->key, x->p2p_kernel);
     int nsets = tp ? tp->nsets : 1;
-    size_t *lo = malloc(nf * ((size_t)nsets + 2) * sizeof *lo), *who = lo + nf, *nwho = NULL, n = 0, hi, unused;
+    size_t *lo = malloc(nf * ((size_t)nsets + 2) * sizeof *lo), *who = lo + nf, *nwho = NULL, n = 0, unused;
     uint32_t *label = malloc((size_t)nsets * sizeof *label);
     nwho = malloc((size_t)nsets * sizeof *nwho);
     tl_status st = TL_OK;
     TL_CHECKGOTO(lo && label && nwho, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     peer_files(ro, nf, f, tp, 0, nsets, who, &n);
-    size_t matched = match_count(ro, who, n, x, lo, &unused);
-    key_range(&ro[f], x->group, x->key, &lo[f], &hi);
-    *left = hi - lo[f] - matched;
+    *matched = match_count(ro, who, n, x, lo, &unused);
     for (int s = 0; s < nsets; s++) {
         peer_files(ro, nf, f, tp, s, s + 1, who + nf * (size_t)(s + 1), &nwho[s]);
         TL_TRYGOTO(view_label(ro, f, tp, s, names, &label[s]), st, fail);
     }
-    for (size_t k = 0; k < matched; k++) {
+    for (size_t k = 0; k < *matched; k++) {
         size_t s = k % (size_t)nsets;
         TL_TRYGOTO(match_one(o, ro, who + nf * (s + 1), nwho[s], lo, k, (int)f, label[s]), st, fail);
     }
@@ -322,6 +321,97 @@ fail:
     free(lo);
     free(label);
     free(nwho);
+    return st;
+}
+
+/* One peered (group, key) on each rank file: x[f] its first operation
+ * there (NULL: none), n[f] how many, matched[f] how many of them paired. */
+typedef struct peered_key {
+    const rop **x;
+    size_t *n, *matched;
+} peered_key;
+
+/* Whether rank file g is among f's peers of operation k of the key (f's
+ * trace naming none of it: every rank is). */
+static int peer_at(const rank_ops *ro, const peered_key *pk, size_t f, size_t g, size_t k)
+{
+    const tl_trace_peers *tp = tl_an_peers_find(&ro[f].peers, pk->x[f]->key, pk->x[f]->p2p_kernel);
+    if (!tp) return 1;
+    size_t s = k % (size_t)tp->nsets;
+    for (int i = tp->first[s]; i < tp->first[s + 1]; i++)
+        if (tp->rank[i] == ro[g].rank) return 1;
+    return 0;
+}
+
+/* The key's operations left whole, each exchange once: rank file f's
+ * operation k and g's operation k, each the other's peer for it, are one
+ * exchange seen from its two ends, counted on the first file (before,
+ * every rank's were added up: a pair whose counts differ, 4 and 3, gave
+ * 7 where the same trace without peers, paired across every rank, gave
+ * 4). An operation no peer left whole with it counts alone. */
+static size_t whole_once(const rank_ops *ro, size_t nf, const peered_key *pk)
+{
+    size_t whole = 0;
+    for (size_t f = 0; f < nf; f++)
+        for (size_t k = pk->matched[f]; pk->x[f] && k < pk->n[f]; k++) {
+            int seen = 0;
+            for (size_t g = 0; g < f && !seen; g++)
+                seen = pk->x[g] && k >= pk->matched[g] && k < pk->n[g] && peer_at(ro, pk, f, g, k) &&
+                       peer_at(ro, pk, g, f, k);
+            whole += !seen;
+        }
+    return whole;
+}
+
+/* The (group, key)s whose peers some trace names, each once, in *keys:
+ * the first operation of each on the first file that has it. */
+static tl_status peered_keys(const rank_ops *ro, size_t nf, const rop ***keys, size_t *nkeys)
+{
+    size_t cap = 0;
+    *keys = NULL;
+    *nkeys = 0;
+    for (size_t f = 0; f < nf; f++)
+        for (size_t i = 0, hi; i < ro[f].n; i = hi) {
+            const rop *x = &ro[f].v[i];
+            for (hi = i; hi < ro[f].n && ro[f].v[hi].group == x->group && ro[f].v[hi].key == x->key;) hi++;
+            size_t seen = 0;
+            while (seen < *nkeys && ((*keys)[seen]->group != x->group || (*keys)[seen]->key != x->key)) seen++;
+            if (seen < *nkeys || !key_peered(ro, nf, x)) continue;
+            TL_TRY(TL_AN_GROW(*keys, *nkeys, cap, "operation names"));
+            (*keys)[(*nkeys)++] = x;
+        }
+    return TL_OK;
+}
+
+/* Every rank's operations whose peers some trace names, each rank's paired
+ * with its own peers (match_peered); a name with any left whole is one
+ * unmatched name, its operations left whole counted once each
+ * (whole_once). */
+static tl_status match_all_peered(tl_an_ops *o, const rank_ops *ro, size_t nf, tl_an_names *names)
+{
+    const rop **keys = NULL;
+    size_t nkeys = 0, *counts = calloc(2 * nf, sizeof *counts);
+    peered_key pk = {.x = calloc(nf, sizeof *pk.x), .n = counts, .matched = counts ? counts + nf : NULL};
+    tl_status st = TL_OK;
+    TL_CHECKGOTO(counts && pk.x, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    TL_TRYGOTO(peered_keys(ro, nf, &keys, &nkeys), st, fail);
+    for (size_t i = 0; i < nkeys; i++) {
+        for (size_t f = 0; f < nf; f++) {
+            size_t lo, hi;
+            key_range(&ro[f], keys[i]->group, keys[i]->key, &lo, &hi);
+            pk.x[f] = hi > lo ? &ro[f].v[lo] : NULL;
+            pk.n[f] = hi - lo;
+            pk.matched[f] = 0;
+            if (pk.x[f]) TL_TRYGOTO(match_peered(o, ro, nf, f, pk.x[f], names, &pk.matched[f]), st, fail);
+        }
+        size_t whole = whole_once(ro, nf, &pk);
+        o->unmatched_ops += whole;
+        o->unmatched_names += whole > 0;
+    }
+fail:
+    free(keys);
+    free(counts);
+    free(pk.x);
     return st;
 }
 
@@ -370,33 +460,6 @@ static tl_status match_all(tl_an_ops *o, const rank_ops *ro, size_t nf, const si
         if (mn) (*gcnt)[(*ng)++] = mn;
     }
     return TL_OK;
-}
-
-/* Every rank's operations whose peers some trace names, each rank's paired
- * with its own peers (match_peered); a name with any left whole is one
- * unmatched name. */
-static tl_status match_all_peered(tl_an_ops *o, const rank_ops *ro, size_t nf, tl_an_names *names)
-{
-    uint32_t *unmatched = NULL;
-    size_t nun = 0, capun = 0;
-    tl_status st = TL_OK;
-    for (size_t f = 0; f < nf; f++)
-        for (size_t i = 0, hi; i < ro[f].n; i = hi) {
-            const rop *x = &ro[f].v[i];
-            for (hi = i; hi < ro[f].n && ro[f].v[hi].group == x->group && ro[f].v[hi].key == x->key;) hi++;
-            size_t left = 0, seen = 0;
-            if (key_peered(ro, nf, x)) TL_TRYGOTO(match_peered(o, ro, nf, f, x, names, &left), st, fail);
-            if (!left) continue;
-            o->unmatched_ops += left;
-            while (seen < nun && unmatched[seen] != x->key) seen++;
-            if (seen < nun) continue;
-            TL_TRYGOTO(TL_AN_GROW(unmatched, nun, capun, "operation names"), st, fail);
-            unmatched[nun++] = x->key;
-            o->unmatched_names++;
-        }
-fail:
-    free(unmatched);
-    return st;
 }
 
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o)

@@ -9,6 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How far past the first missing peers.<i> a line is looked for: the
+ * reader keeps no more than 512 metadata lines (probes/trace_read.c), so a
+ * line lost from a trace's numbering (a damaged or hand-edited trace)
+ * leaves the next ones within this of the gap. The reader has no way to
+ * list its keys, so each is asked for by name. */
+enum { PEERS_PAST_GAP = 512 };
+
+/* A peers.<j> line past the first missing index `gap`: refused, naming
+ * both, rather than read as the end of the numbering (the lines past it
+ * were dropped without a word). */
+static tl_status peers_gap(const tl_trace_reader *rd, const char *path, int gap)
+{
+    for (int j = gap + 1; j <= gap + PEERS_PAST_GAP; j++) {
+        char key[32];
+        snprintf(key, sizeof key, TL_TRACE_PEERS_KEY "%d", j);
+        const char *v = tl_trace_reader_meta(rd, key);
+        if (v)
+            return TL_FAIL(TL_ERR_PARSE,
+                           "%s: metadata %s='%.200s' follows a gap: " TL_TRACE_PEERS_KEY "%d is missing (the "
+                           TL_TRACE_PEERS_KEY "<i> lines are numbered from 0 without one: a damaged or hand-edited "
+                           "trace)",
+                           path, key, v, gap);
+    }
+    return TL_OK;
+}
+
 void tl_an_peers_free(tl_an_peers *p)
 {
     if (!p) return;
@@ -26,7 +52,10 @@ tl_status tl_an_peers_read(const tl_trace_reader *rd, const char *path, int self
         char key[32], why[160];
         snprintf(key, sizeof key, TL_TRACE_PEERS_KEY "%d", i);
         const char *v = tl_trace_reader_meta(rd, key);
-        if (!v) break;
+        if (!v) {
+            TL_TRYGOTO(peers_gap(rd, path, i), st, fail);
+            break;
+        }
         tl_an_peer_op *op = realloc(got.op, (got.n + 1) * sizeof *op);
         TL_CHECKGOTO(op, TL_ERR_NOMEM, st, fail, "%s: %s", path, key);
         got.op = op;

@@ -72,16 +72,40 @@ typedef struct tl_mcalib_input {
 /* The manifest.txt that says in's run (beside the file, in the folder):
  * read, so no output may replace it. */
 void tl_mcalib_manifest_of(const tl_mcalib_input *in, char *path, size_t n);
+/* The GPU calibrate's measurements are held to: the model the inputs'
+ * manifests name, else the first their traces (device_name) or
+ * stream.csv's device column name; "" where nothing names one. by: what
+ * named it, for a refusal to quote ("r/manifest.txt", "the trace
+ * d/two-stream/trace.rank0.csv", "s.csv:2"). */
+typedef struct tl_mcalib_gpu {
+    char model[256];
+    char by[4300];
+} tl_mcalib_gpu;
 /* Every input whose manifest.txt names a GPU names the same model
- * (calib_machine.c); one that differs is refused naming both. gpu: that
- * model, "" where no manifest names one. */
-tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *gpu, size_t size);
-/* The stream CSV is a run of the GPU c->gpu names (the manifests'): every
- * row's device column (where it has one) names that model, and c's triad
- * is no more than its nominal memory bandwidth (c->gpu_mem_gbs, else
- * model/platform.c's figure; none: said, not checked). No GPU named:
- * nothing to hold the file to. Refused in one line naming the file. */
-tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv);
+ * (calib_machine.c); one that differs is refused naming both. held: that
+ * model and the first manifest naming it, model "" where none does. */
+tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, tl_mcalib_gpu *held);
+/* The traces calibrate reads in dir (tl_mcalib_trace_files) that name no
+ * GPU (device_name unknown, none or absent): how many of how many, the
+ * first and its value, for tl_mcalib_unnamed_say. */
+typedef struct tl_mcalib_unnamed {
+    int n, of;
+    char first[4200], value[256];
+} tl_mcalib_unnamed;
+/* Each of dir's traces that names a GPU names held's (the first names it
+ * where held names none): one that does not is refused naming both files
+ * and both GPUs. Those naming none are counted in *unnamed. */
+tl_status tl_mcalib_traces_of_gpu(const char *dir, tl_mcalib_gpu *held, tl_mcalib_unnamed *unnamed);
+/* One note on stderr where traces name no GPU and something else does:
+ * they were not compared. */
+void tl_mcalib_unnamed_say(const tl_mcalib_unnamed *u, const tl_mcalib_gpu *held);
+/* The stream CSV is a run of the GPU held names: every row's device
+ * column (where it has one) names that model (where held names none, the
+ * first row's, which held takes), and c's triad is no more than its
+ * nominal memory bandwidth (c->gpu_mem_gbs, else model/platform.c's
+ * figure; none, or no GPU named: said, not checked). Refused in one line
+ * naming the file. */
+tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv, tl_mcalib_gpu *held);
 /* The `ranks:` lines of the manifest.txt beside csv (its command blocks)
  * each say want; one that does not is refused naming it, its line and
  * needs. No manifest, or none with such a line: nothing to compare. */

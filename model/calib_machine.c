@@ -1,12 +1,14 @@
 /* The GPU each of calibrate's inputs was measured on, as the manifest.txt
- * beside it names it (gpu.rank<R>: lines, runtime/manifest.c). The model
- * scales kernels from the calibration GPU's triad by its nominal bandwidth
- * and fits NCCL's costs on the tristream and comm runs together: a
- * stream.csv of another GPU mixed with traces of this one was fitted into
- * one calibration without a word. */
+ * beside it names it (gpu.rank<R>: lines, runtime/manifest.c), as its
+ * traces name it (device_name metadata) and as stream.csv's device column
+ * does. The model scales kernels from the calibration GPU's triad by its
+ * nominal bandwidth and fits NCCL's costs on the tristream and comm runs
+ * together: a stream.csv of another GPU mixed with traces of this one was
+ * fitted into one calibration without a word. */
 #include "model/calib.h"
 
 #include "model/platform.h"
+#include "probes/trace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -76,10 +78,9 @@ void tl_mcalib_manifest_of(const tl_mcalib_input *in, char *path, size_t n)
     snprintf(path, n, "%s/manifest.txt", dir);
 }
 
-tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *model, size_t size)
+tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, tl_mcalib_gpu *held)
 {
-    model[0] = 0;
-    char first[256] = "", first_manifest[4250] = "";
+    memset(held, 0, sizeof *held);
     const tl_mcalib_input *by = NULL;
     for (int i = 0; i < n; i++) {
         char dir[4200], gpu[256], mpath[4250];
@@ -88,17 +89,68 @@ tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *model, size
         if (!gpu[0]) continue;
         if (!by) {
             by = &in[i];
-            snprintf(first, sizeof first, "%s", gpu);
-            snprintf(first_manifest, sizeof first_manifest, "%s", mpath);
-            snprintf(model, size, "%s", gpu);
+            snprintf(held->model, sizeof held->model, "%s", gpu);
+            snprintf(held->by, sizeof held->by, "%s", mpath);
             continue;
         }
-        TL_CHECK(strcmp(first, gpu) == 0, TL_ERR_PARSE,
+        TL_CHECK(strcmp(held->model, gpu) == 0, TL_ERR_PARSE,
                  "%s: %s was measured on %s (%s), %s %s on %s (%s): a calibration rests on one GPU model's "
                  "measurements; give all four of the same machine",
-                 in[i].option, in[i].path, gpu, mpath, by->option, by->path, first, first_manifest);
+                 in[i].option, in[i].path, gpu, mpath, by->option, by->path, held->model, held->by);
     }
     return TL_OK;
+}
+
+/* The GPU a trace's device_name names (the model before " ("), "" where
+ * it names none: "unknown (the CUDA driver named no device 0)" of traces
+ * written before the probes found the driver, "none" of older ones and of
+ * host-only ranks, or no key at all. */
+static tl_status trace_gpu(const char *path, char *model, size_t n, char *value, size_t nv)
+{
+    tl_trace_reader *rd = NULL;
+    TL_TRY(tl_trace_reader_open(&rd, path, 0));
+    const char *v = tl_trace_reader_meta(rd, "device_name");
+    snprintf(value, nv, "%s", v ? v : "");
+    tl_trace_reader_close(&rd);
+    device_model(value, model, n);
+    if (!strcmp(model, "unknown") || !strcmp(model, "none")) model[0] = 0;
+    return TL_OK;
+}
+
+tl_status tl_mcalib_traces_of_gpu(const char *dir, tl_mcalib_gpu *held, tl_mcalib_unnamed *unnamed)
+{
+    char paths[TL_MCALIB_TRACE_FILES][4200];
+    tl_mcalib_trace_files(dir, paths);
+    memset(unnamed, 0, sizeof *unnamed);
+    unnamed->of = TL_MCALIB_TRACE_FILES;
+    for (int k = 0; k < TL_MCALIB_TRACE_FILES; k++) {
+        char model[256], value[256];
+        TL_TRY(trace_gpu(paths[k], model, sizeof model, value, sizeof value));
+        if (!model[0]) {
+            if (!unnamed->n++) {
+                snprintf(unnamed->first, sizeof unnamed->first, "%.4199s", paths[k]);
+                snprintf(unnamed->value, sizeof unnamed->value, "%s", value);
+            }
+        } else if (!held->model[0]) {
+            snprintf(held->model, sizeof held->model, "%s", model);
+            snprintf(held->by, sizeof held->by, "the trace %.4200s", paths[k]);
+        } else
+            TL_CHECK(strcmp(model, held->model) == 0, TL_ERR_PARSE,
+                     "%s: device_name %s, where %s names %s: a calibration rests on one GPU model's measurements; "
+                     "give the traces of a run on %s, or manifests naming the GPU measured",
+                     paths[k], model, held->by, held->model, held->model);
+    }
+    return TL_OK;
+}
+
+void tl_mcalib_unnamed_say(const tl_mcalib_unnamed *u, const tl_mcalib_gpu *held)
+{
+    if (!u->n || !held->model[0]) return; /* nothing names a GPU: the triad's note says so */
+    char said[300];
+    if (u->value[0]) snprintf(said, sizeof said, "device_name=%s", u->value);
+    else snprintf(said, sizeof said, "no device_name");
+    fprintf(stderr, "trilap-model: note: %d of %d traces name no GPU (%s: %s): not compared with %s, which %s names\n",
+            u->n, u->of, u->first, said, held->model, held->by);
 }
 
 tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs)
@@ -129,43 +181,56 @@ tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs)
 }
 
 /* The triad against the nominal memory bandwidth predictions scale it
- * from (the calibration's gpu_mem_gbs, else the table's figure of its
- * GPU): no GPU's STREAM triad exceeds its own. A GPU the table has no
- * figure for, and none given, is said and not checked. */
-static tl_status triad_within_nominal(const tl_mcalib *c, const char *csv)
+ * from (the calibration's gpu_mem_gbs, else the table's figure of the GPU
+ * the inputs name): no GPU's STREAM triad exceeds its own. A GPU the
+ * table has no figure for, and none given, is said and not checked, and
+ * so is a triad of a GPU nothing names. */
+static tl_status triad_within_nominal(const tl_mcalib *c, const char *csv, const tl_mcalib_gpu *held)
 {
-    const tl_mplatform *p = c->gpu[0] ? tl_mplatform_of_device(c->gpu) : NULL;
+    const char *gpu = held->model;
+    const tl_mplatform *p = gpu[0] ? tl_mplatform_of_device(gpu) : NULL;
     double nominal = c->gpu_mem_gbs > 0 ? c->gpu_mem_gbs : p ? p->mem_gbs : 0;
     if (nominal <= 0) {
-        if (c->gpu[0])
+        if (gpu[0])
             fprintf(stderr, "trilap-model: note: %s: triad_gbs %.1f not held to the nominal memory bandwidth of %s: "
                             "model/platform.c has no figure for it (--gpu-mem-gbs gives one)\n",
-                    csv, c->triad_gbs, c->gpu);
+                    csv, c->triad_gbs, gpu);
+        else
+            fprintf(stderr, "trilap-model: note: %s: triad_gbs %.1f not held to a GPU's nominal memory bandwidth: "
+                            "no manifest, device column or trace names the GPU measured (--gpu-mem-gbs gives a "
+                            "figure to hold it to)\n",
+                    csv, c->triad_gbs);
         return TL_OK;
     }
     TL_CHECK(c->triad_gbs <= nominal, TL_ERR_PARSE,
              "%s gives triad_gbs = %.1f GB/s, above the %g GB/s nominal memory bandwidth of %s (%s): no GPU's "
              "triad exceeds its own, so the run was of another GPU; calibrate from a run of %s, or with manifests "
-             "naming the GPU measured", csv, c->triad_gbs, nominal, c->gpu[0] ? c->gpu : "the calibration's GPU",
-             c->gpu_mem_gbs > 0 ? "--gpu-mem-gbs" : "model/platform.c", c->gpu[0] ? c->gpu : "that GPU");
+             "naming the GPU measured", csv, c->triad_gbs, nominal, gpu[0] ? gpu : "the calibration's GPU",
+             c->gpu_mem_gbs > 0 ? "--gpu-mem-gbs" : "model/platform.c", gpu[0] ? gpu : "that GPU");
     return TL_OK;
 }
 
-tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv)
+tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv, tl_mcalib_gpu *held)
 {
     tl_csv t;
     TL_TRY(tl_csv_read(csv, &t));
-    int d = c->gpu[0] ? tl_csv_col(&t, "device") : -1;
+    int d = tl_csv_col(&t, "device");
     tl_status st = TL_OK;
     for (int r = 0; d >= 0 && r < t.nrows && st == TL_OK; r++) {
         char model[256];
         device_model(t.rows[r][d], model, sizeof model);
-        if (model[0] && strcmp(model, c->gpu) != 0)
-            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: device %s, where the inputs' manifests name %s: a calibration rests "
-                         "on one GPU model's measurements; give a stream.csv of %s, or manifests naming the GPU "
-                         "measured", csv, t.line[r], model, c->gpu, c->gpu);
+        if (!model[0]) continue;
+        if (!held->model[0]) {
+            /* nothing else names the GPU: the run's own device, which its
+             * other rows and the triad are held to */
+            snprintf(held->model, sizeof held->model, "%s", model);
+            snprintf(held->by, sizeof held->by, "%s:%d", csv, t.line[r]);
+        } else if (strcmp(model, held->model) != 0)
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: device %s, where %s names %s: a calibration rests on one GPU model's "
+                         "measurements; give a stream.csv of %s, or manifests naming the GPU measured",
+                         csv, t.line[r], model, held->by, held->model, held->model);
     }
     tl_csv_free(&t);
     if (st != TL_OK) return st;
-    return triad_within_nominal(c, csv);
+    return triad_within_nominal(c, csv, held);
 }

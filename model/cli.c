@@ -58,6 +58,9 @@ tl_status tl_mcsv_begin(tl_mcsv *w, const tl_mcli *cli, const char *path, const 
     w->path = path;
     w->header = header;
     w->ctx = cli->ctx;
+    /* its folder made now and said, as the measuring programs' are: it
+     * was made in silence as the manifest began */
+    TL_TRY(tl_results_make_folder(w->ctx, "--results", path, TL_RESULTS_FOLDER_OF_FILE));
     return tl_manifest_begin(w->ctx, path, header, extra, &w->mr);
 }
 
@@ -190,6 +193,15 @@ int tl_mcli_outputs_refused(const tl_mcli *cli, const char *results_header, cons
     tl_error_context k;
     tl_error_context_begin(&k, "--results");
     tl_status st = tl_results_check(results, results_header);
+    tl_error_context_end(&k);
+    return st != TL_OK;
+}
+
+int tl_mcli_out_folder_unmade(const tl_mcli *cli, const char *out)
+{
+    tl_error_context k;
+    tl_error_context_begin(&k, "--out");
+    tl_status st = tl_out_make_folder(cli->spec->program, "--out", out, TL_OUT_FOLDER_OF_FILE);
     tl_error_context_end(&k);
     return st != TL_OK;
 }

@@ -47,6 +47,12 @@ void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_m
  * of another header; results_header: the command's, NULL where it has no
  * --results): the exit status, after one line (1; 2 for an --out named
  * .gz, which is read back as plain text), else 0. */
+/* --out's folder made where missing, once the inputs are read and before
+ * the work, and said as every program's outputs are (runtime/out.h:
+ * tl_out_make_folder; it was made in silence as the file was written);
+ * --results' is made so by tl_mcsv_begin. 1 after one line where it
+ * cannot be made, else 0. */
+int tl_mcli_out_folder_unmade(const tl_mcli *cli, const char *out);
 int tl_mcli_outputs_refused(const tl_mcli *cli, const char *results_header, const char *const *inputs,
                             size_t ninputs);
 

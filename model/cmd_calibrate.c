@@ -64,6 +64,39 @@ static int traces_beside(const char *tri, int tri_given, char *dir, size_t n)
     return 2;
 }
 
+/* The four inputs measured on one GPU model, as their manifests, their
+ * traces' device_name and stream.csv's device column name it, and the
+ * triad within that GPU's nominal bandwidth; c->gpu the manifests' model.
+ * The checks' one refusal, or their notes, on stderr. */
+static tl_status of_one_gpu(tl_mcalib *c, const tl_mcalib_input *machine, int n, const char *traces,
+                            const char *stream)
+{
+    /* the fit would mix two machines in silence: an A100's triad scaled as
+     * an H200's, beside H200 traces */
+    tl_mcalib_gpu held;
+    TL_TRY(tl_mcalib_same_gpu(machine, n, &held));
+    /* the GPU the triad is scaled from, an H200 too: before, an H200 went
+     * unwritten and its file read as one whose inputs named no GPU */
+    snprintf(c->gpu, sizeof c->gpu, "%s", held.model);
+    /* the traces' own device_name: before, an A100's traces beside H200
+     * manifests were fitted without a word */
+    tl_mcalib_unnamed unnamed;
+    tl_error_context k;
+    tl_error_context_begin(&k, "--traces");
+    tl_status st = tl_mcalib_traces_of_gpu(traces, &held, &unnamed);
+    tl_error_context_end(&k);
+    TL_TRY(st);
+    /* a run on an H200 whose manifests say H100 was calibrated as an H100
+     * at 4,411 GB/s, 1.3x what an H100 can move, its device column unread;
+     * without manifests the triad was held to nothing */
+    tl_error_context_begin(&k, "--stream");
+    st = tl_mcalib_stream_of_gpu(c, stream, &held);
+    tl_error_context_end(&k);
+    TL_TRY(st);
+    tl_mcalib_unnamed_say(&unnamed, &held);
+    return TL_OK;
+}
+
 int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
 {
     calib_opts o;
@@ -113,20 +146,8 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
         tl_error_context_end(&k);
         if (st != TL_OK) return 1;
     }
-    /* the fit would mix two machines in silence: an A100's triad scaled as
-     * an H200's, beside H200 traces */
-    char gpu[sizeof c.gpu];
-    if (tl_mcalib_same_gpu(machine, NMACHINE, gpu, sizeof gpu) != TL_OK) return 1;
-    /* the GPU the triad is scaled from, an H200 too: before, an H200 went
-     * unwritten and its file read as one whose inputs named no GPU */
-    snprintf(c.gpu, sizeof c.gpu, "%s", gpu);
-    /* a run on an H200 whose manifests say H100 was calibrated as an H100
-     * at 4,411 GB/s, 1.3x what an H100 can move, its device column unread */
-    tl_error_context k;
-    tl_error_context_begin(&k, "--stream");
-    tl_status held = tl_mcalib_stream_of_gpu(&c, stream);
-    tl_error_context_end(&k);
-    if (held != TL_OK) return 1;
+    if (of_one_gpu(&c, machine, NMACHINE, traces, stream) != TL_OK) return 1;
+    if (tl_mcli_out_folder_unmade(cli, o.out)) return 1;
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

@@ -66,6 +66,7 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
         o.nccl_rate = c.nccl_rate;
     }
     tl_mplatform_params q = {.nccl_rate = o.nccl_rate, .port_lat_us = -1};
+    if (tl_mcli_out_folder_unmade(cli, o.out)) return 1;
     if (tl_mplatform_write(p, &q, (int)o.gpus, o.out) != TL_OK) return 1; /* tl_out's line names it */
     return 0;
 }

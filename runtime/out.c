@@ -126,6 +126,32 @@ tl_status tl_mkdir_parent(const char *path)
     return TL_OK;
 }
 
+/* The folder of `path` to make (its own, or the one it is in) into dir,
+ * trailing slashes dropped; 0 where there is none (a bare file name). */
+static int folder_to_make(const char *path, tl_out_folder which, char *dir, size_t n)
+{
+    snprintf(dir, n, "%s", path);
+    if (which == TL_OUT_FOLDER_OF_FILE) {
+        char *slash = strrchr(dir, '/');
+        if (!slash) return 0;
+        if (slash == dir) slash++; /* "/r.csv": the root */
+        *slash = '\0';
+    }
+    for (size_t k = strlen(dir); k > 1 && dir[k - 1] == '/'; k--) dir[k - 1] = '\0';
+    return dir[0] != '\0';
+}
+
+tl_status tl_out_make_folder(const char *program, const char *option, const char *path, tl_out_folder which)
+{
+    char dir[4096], top[4096];
+    if (!path || !*path || !folder_to_make(path, which, dir, sizeof dir)) return TL_OK;
+    TL_TRY(tl_mkdir_p_first(dir, top, sizeof top));
+    if (!top[0]) return TL_OK; /* there already */
+    if (strcmp(top, dir) == 0) fprintf(stderr, "%s: note: %s %s: created folder %s\n", program, option, path, dir);
+    else fprintf(stderr, "%s: note: %s %s: created folders %s to %s\n", program, option, path, top, dir);
+    return TL_OK;
+}
+
 int tl_out_in_place(const char *path)
 {
     char end[4096];

@@ -35,6 +35,19 @@ tl_status tl_mkdir_p(const char *dir);
 tl_status tl_mkdir_p_first(const char *dir, char *first, size_t nfirst);
 /* mkdir -p of the folder that holds `path` (nothing for a bare file name). */
 tl_status tl_mkdir_parent(const char *path);
+/* The folder an output option needs, made before the work and said: the
+ * one `path` goes in (TL_OUT_FOLDER_OF_FILE: --results out/x/r.csv,
+ * out/x) or `path` itself (TL_OUT_FOLDER_ITSELF: --trace DIR). Where any
+ * part of it is missing it is made (tl_mkdir_p_first: removed, while
+ * empty, if the program fails) and one line on stderr names the highest
+ * folder made, the wording of every output of every program:
+ *   trilap-fdtd: note: --seismogram out/x/s.csv: created folder out/x
+ *   trilap-solve: note: --history h/x/h.csv: created folders h to h/x
+ * so that a typo in a path shows at once instead of a tree made in
+ * silence. Nothing is said where it is there; path NULL or "": nothing
+ * to make. For one process (tl_results_make_folder: rank 0 of a run). */
+typedef enum { TL_OUT_FOLDER_OF_FILE, TL_OUT_FOLDER_ITSELF } tl_out_folder;
+tl_status tl_out_make_folder(const char *program, const char *option, const char *path, tl_out_folder which);
 
 /* Open `path` for writing, making the folders it goes in; o->f takes
  * the text. */

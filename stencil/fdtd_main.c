@@ -406,6 +406,25 @@ static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES], char *manifest
     f[4] = (run_file){"--breakdown", o->breakdown};
 }
 
+/* Every output's folder made now, and said (tl_results_make_folder, one
+ * line for each that was missing): a typo in a path shows before the
+ * work, not as a tree made in silence. Before, only --results' and
+ * --trace's were; --seismogram, --energy-out, --breakdown and --slice-dir
+ * had theirs made by the writers after the run without a word.
+ * Collective. */
+static tl_status make_output_folders(tl_ctx *ctx, const fdtd_opts *o)
+{
+    char manifest[4096];
+    run_file f[RUN_NFILES];
+    run_files(o, f, manifest, sizeof manifest); /* f[1], the manifest, goes in --results' folder */
+    TL_TRY(tl_results_make_folder(ctx, f[0].option, f[0].path, TL_RESULTS_FOLDER_OF_FILE));
+    TL_TRY(tl_results_make_folder(ctx, "--trace", o->trace, TL_RESULTS_FOLDER_ITSELF));
+    for (int k = 2; k < RUN_NFILES; k++)
+        TL_TRY(tl_results_make_folder(ctx, f[k].option, f[k].path, TL_RESULTS_FOLDER_OF_FILE));
+    return tl_results_make_folder(ctx, "--slice-dir", o->slice_every > 0 ? o->slice_dir : NULL,
+                                  TL_RESULTS_FOLDER_ITSELF);
+}
+
 /* A folder the run fills (out.path: the folder): the slices
  * (p-<step>.txt, every `every` steps up to `last`) or the trace
  * (trace.rank<R>.csv; every: 0) */
@@ -848,10 +867,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
      * sharing a host add their needs up */
     TL_TRY(tl_comm_agree(ctx, ctx->size > 1 ? tl_fdtd_check_host_memory_ranks(c, ctx)
                                             : tl_fdtd_check_host_memory_early(c)));
-    /* the folders of the results and the trace made now, and said: a typo
-     * in a path shows before the work, not as a tree made in silence */
-    TL_TRY(tl_results_make_folder(ctx, "--results", ra->o.results, TL_RESULTS_FOLDER_OF_FILE));
-    TL_TRY(tl_results_make_folder(ctx, "--trace", ra->o.trace, TL_RESULTS_FOLDER_ITSELF));
+    TL_TRY(make_output_folders(ctx, &ra->o));
     /* the results file started and this command's block begun before any
      * work: a file of other rows is refused here, not after the run */
     tl_manifest_run mr = {0};

@@ -905,7 +905,9 @@ TL_TEST(failures_said_in_one_line)
     snprintf(args, sizeof args, "calibrate --comm %s -o %s", doctored, out);
     TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
     char *all = tl_test_read(tl_test_path("stderr.txt"));
-    TL_ASSERT_MSG(lines == 2 && strstr(all, "faster than the platform's own latency") &&
+    /* the committed traces name no GPU (device_name=none): a note, the
+     * progress line, the refusal */
+    TL_ASSERT_MSG(lines == 3 && strstr(all, "faster than the platform's own latency") &&
                       !strstr(all, "calibration failed"),
                   "%d lines: %s", lines, all);
     free(all);
@@ -1799,12 +1801,13 @@ TL_TEST(calibrate_inputs_of_one_gpu)
     const tl_mcalib_input ok[] = {{"--tristream", "results/tristream-h200x2/tristream.csv", 0},
                                   {"--traces", same, 1},
                                   {"--stream", none, 1}};
-    char gpu[256];
-    TL_ASSERT_OK(tl_mcalib_same_gpu(ok, 3, gpu, sizeof gpu));
-    TL_ASSERT_STREQ(gpu, "NVIDIA H200");
+    tl_mcalib_gpu gpu;
+    TL_ASSERT_OK(tl_mcalib_same_gpu(ok, 3, &gpu));
+    TL_ASSERT_STREQ(gpu.model, "NVIDIA H200");
+    TL_ASSERT_STREQ(gpu.by, "results/tristream-h200x2/manifest.txt");
     const tl_mcalib_input mixed[] = {{"--traces", two, 1}};
     int before = tl_error_reported();
-    TL_ASSERT(tl_mcalib_same_gpu(mixed, 1, gpu, sizeof gpu) != TL_OK);
+    TL_ASSERT(tl_mcalib_same_gpu(mixed, 1, &gpu) != TL_OK);
     TL_ASSERT_EQ(tl_error_reported(), before + 1);
 }
 
@@ -2796,20 +2799,136 @@ TL_TEST(stream_triad_held_to_its_gpu)
     const char *csv = tl_test_path("nodevice.csv");
     TL_ASSERT_EQ(tl_test_sh("cut -d, -f1,2,4- results/stream-h200/stream.csv > %s", csv), 0);
     tl_mcalib c = {.triad_gbs = 3000};
-    snprintf(c.gpu, sizeof c.gpu, "NVIDIA H100 80GB HBM3");
-    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
+    tl_mcalib_gpu g = {.model = "NVIDIA H100 80GB HBM3", .by = "m/manifest.txt"};
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv, &g));
     c.triad_gbs = 3400;
     int before = tl_error_reported();
-    TL_ASSERT(tl_mcalib_stream_of_gpu(&c, csv) != TL_OK);
+    TL_ASSERT(tl_mcalib_stream_of_gpu(&c, csv, &g) != TL_OK);
     TL_ASSERT_EQ(tl_error_reported(), before + 1);
     c.gpu_mem_gbs = 3500;
-    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv, &g));
     c.gpu_mem_gbs = 0;
     c.triad_gbs = 9999;
-    snprintf(c.gpu, sizeof c.gpu, "NVIDIA A100-PCIE-40GB");
-    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
-    c.gpu[0] = 0;
-    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv));
+    snprintf(g.model, sizeof g.model, "NVIDIA A100-PCIE-40GB");
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv, &g));
+    g.model[0] = 0;
+    TL_ASSERT_OK(tl_mcalib_stream_of_gpu(&c, csv, &g));
+}
+
+/* dir/two-stream and dir/three-naive: the committed tristream run's
+ * traces, plain, each saying device_name=`name` (rank 1 of three-naive:
+ * `name1`), and dir/tristream.csv beside them, without its manifest. */
+static void traces_naming(const char *dir, const char *name, const char *name1)
+{
+    TL_ASSERT_EQ(tl_test_sh("set -e; R=results/tristream-h200x2; mkdir -p %s; cp $R/tristream.csv %s/; "
+                            "for v in two-stream three-naive; do mkdir -p %s/$v; for r in 0 1; do "
+                            "gzip -dc $R/$v/trace.rank$r.csv.gz | sed 's/^# device_name=.*/# device_name=%s/' > "
+                            "%s/$v/trace.rank$r.csv; done; done; "
+                            "sed -i 's/^# device_name=.*/# device_name=%s/' %s/three-naive/trace.rank1.csv",
+                            dir, dir, dir, name, dir, name1, dir),
+                 0);
+}
+
+/* calibrate's traces name their GPU (device_name, probes/README.md): one
+ * that names another than the manifests (or, without them, than
+ * stream.csv's device column) is refused in one line naming both files
+ * and both GPUs, exit 1, nothing written; a trace that names none
+ * (device_name=unknown or none, as older traces say) is said once in a
+ * note and not compared. Before, the traces' device_name was not read: an
+ * A100's trace beside an H200's manifests was calibrated, exit 0. */
+TL_TEST(calibrate_traces_of_the_gpu_named)
+{
+    need_simgrid();
+    static const char a100[] = "NVIDIA A100-SXM4-80GB", h200[] = "NVIDIA H200";
+    char t[600], out[700], args[4000], err[1024], want[2000];
+    int lines, rc;
+    snprintf(t, sizeof t, "%s", tl_test_tmpdir());
+    snprintf(out, sizeof out, "%s/c.txt", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/c %s/s && cp results/comm-h200x2/comm.csv %s/c/ && "
+                            "cp results/stream-h200/stream.csv %s/s/", t, t, t, t), 0);
+    /* the manifests name an H200, rank 1 of three-naive an A100 */
+    char ts[700];
+    snprintf(ts, sizeof ts, "%s/ts", t);
+    traces_naming(ts, h200, a100);
+    TL_ASSERT_EQ(tl_test_sh("cp results/tristream-h200x2/manifest.txt %s/", ts), 0);
+    snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --comm %s/c/comm.csv --stream %s/s/stream.csv "
+             "-o %s", ts, t, t, out);
+    rc = run_model(args, err, sizeof err, &lines);
+    snprintf(want, sizeof want, "trilap-model: --traces: %s/three-naive/trace.rank1.csv: device_name %s, where "
+             "%s/manifest.txt names %s: a calibration rests on one GPU model's measurements", ts, a100, ts, h200);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, want) && access(out, F_OK) != 0,
+                  "%s: rc %d, %d lines: %s\nwant: %s", args, rc, lines, err, want);
+    /* no manifest: the traces (an A100's) against stream.csv's device column (an H200's) */
+    char bare[700];
+    snprintf(bare, sizeof bare, "%s/bare", t);
+    traces_naming(bare, a100, a100);
+    snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --comm %s/c/comm.csv --stream %s/s/stream.csv "
+             "-o %s", bare, t, t, out);
+    rc = run_model(args, err, sizeof err, &lines);
+    snprintf(want, sizeof want, "trilap-model: --stream: %s/s/stream.csv:2: device %s, where the trace "
+             "%s/two-stream/trace.rank0.csv names %s: a calibration rests on one GPU model's measurements", t, h200,
+             bare, a100);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, want) && access(out, F_OK) != 0,
+                  "%s: rc %d, %d lines: %s\nwant: %s", args, rc, lines, err, want);
+    /* traces naming no GPU: calibrated, said once */
+    char old[700];
+    snprintf(old, sizeof old, "%s/old", t);
+    traces_naming(old, "unknown (the CUDA driver named no device 0)", "unknown (the CUDA driver named no device 1)");
+    TL_ASSERT_EQ(tl_test_sh("cp results/tristream-h200x2/manifest.txt %s/", old), 0);
+    snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --comm %s/c/comm.csv --stream %s/s/stream.csv "
+             "-o %s", old, t, t, out);
+    rc = run_model(args, err, sizeof err, &lines);
+    snprintf(want, sizeof want, "trilap-model: note: 4 of 4 traces name no GPU (%s/two-stream/trace.rank0.csv: "
+             "device_name=unknown (the CUDA driver named no device 0)): not compared with %s, which %s/manifest.txt "
+             "names\n", old, h200, old);
+    TL_ASSERT_MSG(rc == 0 && lines == 2 && !strcmp(err, want), "%s: rc %d, %d lines: %s\nwant: %s", args, rc, lines,
+                  err, want);
+}
+
+/* Where no manifest names the GPU, the triad is held to the GPU that
+ * stream.csv's device column, or else the traces, name, as it is to the
+ * manifests' (stream_triad_held_to_its_gpu); where nothing names one, a
+ * note says that it is not held to any. Before, without manifests an H100's
+ * triad of 4,410.7 GB/s (1.3x what an H100 moves) was calibrated in
+ * silence, exit 0. */
+TL_TEST(calibrate_triad_held_without_manifests)
+{
+    need_simgrid();
+    static const char h100[] = "NVIDIA H100 80GB HBM3";
+    char t[600], out[700], args[4000], err[1024], want[2000];
+    int lines, rc;
+    snprintf(t, sizeof t, "%s", tl_test_tmpdir());
+    snprintf(out, sizeof out, "%s/c.txt", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/c %s/col %s/nocol && cp results/comm-h200x2/comm.csv %s/c/ && "
+                            "sed 's/NVIDIA H200 (/%s (/' results/stream-h200/stream.csv > %s/col/stream.csv && "
+                            "cut -d, -f1,2,4- results/stream-h200/stream.csv > %s/nocol/stream.csv",
+                            t, t, t, t, h100, t, t),
+                 0);
+    char none[700], named[700];
+    snprintf(none, sizeof none, "%s/none", t);
+    snprintf(named, sizeof named, "%s/named", t);
+    traces_naming(none, "none", "none");
+    traces_naming(named, h100, h100);
+    static const struct {
+        const char *traces, *stream;
+    } refused[] = {{"none", "col"}, {"named", "nocol"}};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(args, sizeof args, "calibrate --tristream %s/%s/tristream.csv --comm %s/c/comm.csv --stream "
+                 "%s/%s/stream.csv -o %s", t, refused[i].traces, t, t, refused[i].stream, out);
+        rc = run_model(args, err, sizeof err, &lines);
+        snprintf(want, sizeof want, "trilap-model: --stream: %s/%s/stream.csv gives triad_gbs = 4410.7 GB/s, above the "
+                 "3350 GB/s nominal memory bandwidth of %s (model/platform.c)", t, refused[i].stream, h100);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, want) && access(out, F_OK) != 0,
+                      "%s: rc %d, %d lines: %s\nwant: %s", args, rc, lines, err, want);
+    }
+    snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --comm %s/c/comm.csv --stream "
+             "%s/nocol/stream.csv -o %s", none, t, t, out);
+    rc = run_model(args, err, sizeof err, &lines);
+    snprintf(want, sizeof want, "trilap-model: note: %s/nocol/stream.csv: triad_gbs 4410.7 not held to a "
+             "GPU's nominal memory bandwidth: no manifest, device column or trace names the GPU measured "
+             "(--gpu-mem-gbs gives a figure to hold it to)\n", t);
+    TL_ASSERT_MSG(rc == 0 && lines == 2 && !strcmp(err, want), "%s: rc %d, %d lines: %s\nwant: %s", args, rc, lines,
+                  err, want);
 }
 
 TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
@@ -2838,4 +2957,5 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              parts_beyond_int32_refused, calibrate_one_configuration_and_its_traces,
              calibrate_readers_skip_failed_rows, nccl_rate_beyond_full_speed_refused, calibration_source_of_long_paths,
              calib_sizes_pair_refused_as_option, scaling_plot_one_prediction_from_its_file,
-             tristream_names_the_calibration_gpu, calibrate_stream_of_the_gpu_named, stream_triad_held_to_its_gpu)
+             tristream_names_the_calibration_gpu, calibrate_stream_of_the_gpu_named, stream_triad_held_to_its_gpu,
+             calibrate_traces_of_the_gpu_named, calibrate_triad_held_without_manifests)

@@ -197,6 +197,62 @@ TL_TEST(bad_peers_refused)
     tl_test_refused(1, want, "%s/trilap-analyze overlap %s", tl_test_bin(), dir);
 }
 
+/* The peers.<i> lines are numbered from 0 without a gap; one missing (a
+ * line lost or cut out by hand) is refused naming the file and the index,
+ * where the reader read peers.0 alone and dropped the lines past the gap
+ * without a word. */
+TL_TEST(peers_gap_refused)
+{
+    char dir[1024], want[1400];
+    snprintf(dir, sizeof dir, "%s/gap", tl_test_tmpdir());
+    write_row_of_four(dir, 1);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^# peers.0=.*$/&\\n# peers.2=1 p2p:halo_post/' %s/trace.rank0.csv", dir), 0);
+    snprintf(want, sizeof want,
+             "%s/trace.rank0.csv: metadata peers.2='1 p2p:halo_post' follows a gap: peers.1 is missing (the "
+             "peers.<i> lines are numbered from 0 without one: a damaged or hand-edited trace)",
+             dir);
+    tl_test_refused(1, want, "%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+}
+
+/* The `unmatched` figure of overlap's output, -1 without the line. */
+static long unmatched_ops(const char *o)
+{
+    const char *p = strstr(o, "# unmatched: ");
+    long n = -1;
+    if (p && sscanf(p, "# unmatched: %ld operations", &n) != 1) n = -1;
+    return n;
+}
+
+/* A peered operation left whole is counted once per exchange, not once on
+ * each rank of it: on the row of four, rank 3 lost its last halo_wait (3
+ * against rank 2's 4), so rank 2's four exchanges (each also with rank 3)
+ * and rank 3's three stay whole: four exchanges, as the same trace without
+ * peers (paired across every rank, counted once on rank 0) says; before,
+ * 4 + 3 = 7. Rank 3 with a fifth instead: rank 2's four and rank 3's
+ * fifth, which has no partner on rank 2, five (before, 4 + 5 = 9). */
+TL_TEST(peered_unmatched_counted_once)
+{
+    static const struct {
+        const char *sed; /* what rank 3's file loses or gains */
+        int with_peers;
+        long want;
+    } cases[] = {
+        {"/p2p:halo_wait.*,3$/d", 1, 4},
+        {"/p2p:halo_wait.*,3$/d", 0, 4},
+        {"/p2p:halo_wait.*,3$/{p;s/,3$/,4/}", 1, 5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/unmatched%zu", tl_test_tmpdir(), i);
+        write_row_of_four(dir, cases[i].with_peers);
+        TL_ASSERT_EQ(tl_test_sh("sed -i '%s' %s/trace.rank3.csv", cases[i].sed, dir), 0);
+        char *o = tl_test_output_of("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+        TL_ASSERT_MSG(unmatched_ops(o) == cases[i].want && strstr(o, "operations of 1 name "),
+                      "case %zu: unmatched %ld, want %ld\n%s", i, unmatched_ops(o), cases[i].want, o);
+        free(o);
+    }
+}
+
 /* The value of key `peers.N` naming `name` in file, NULL when none does. */
 static char *peers_line(const char *file, const char *name)
 {
@@ -267,5 +323,6 @@ TL_TEST(fdtd_ranks_write_axis_neighbours)
 }
 
 TL_TEST_MAIN(halo_waits_for_its_neighbours_only, halo_without_peers_paired_across_all_said,
-             alternating_sets_pair_each_phase, bad_peers_refused, solver_threads_write_row_neighbours,
+             alternating_sets_pair_each_phase, bad_peers_refused, peers_gap_refused,
+             peered_unmatched_counted_once, solver_threads_write_row_neighbours,
              fdtd_ranks_write_axis_neighbours)

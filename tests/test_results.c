@@ -560,6 +560,55 @@ TL_TEST(results_folder_made_and_said)
     }
 }
 
+/* Every output's folder, not only --results' and --trace's, is made before
+ * the work and said in the same one line (tl_results_make_folder): before,
+ * --seismogram, --energy-out, --slice-dir, --history and --solution made
+ * theirs in silence when written (tl_out_open), a typo in a path unseen. */
+TL_TEST(output_folders_made_and_said)
+{
+    const char *t = tl_test_tmpdir();
+    const char *fdtd = "trilap-fdtd run --grid 16 --steps 4 --cpml 0 --f0 0.3 --receivers 8,8,8 --seismogram sg/x/s.csv "
+                       "--energy-every 1 --energy-out en/e.csv --slice-every 2 --slice-dir sl/d";
+    const char *const fdtd_said[] = {"trilap-fdtd: note: --seismogram sg/x/s.csv: created folders sg to sg/x\n",
+                                     "trilap-fdtd: note: --energy-out en/e.csv: created folder en\n",
+                                     "trilap-fdtd: note: --slice-dir sl/d: created folders sl to sl/d\n", NULL};
+    made_and_said(t, fdtd, fdtd_said);
+    made_and_said(t, fdtd, NULL);
+    const char *solve = "trilap-solve gen:poisson7:8 --history h/x/h.csv --solution so/x.mtx";
+    const char *const solve_said[] = {"trilap-solve: note: --history h/x/h.csv: created folders h to h/x\n",
+                                      "trilap-solve: note: --solution so/x.mtx: created folder so\n", NULL};
+    made_and_said(t, solve, solve_said);
+    made_and_said(t, solve, NULL);
+    static const char *const files[] = {"sg/x/s.csv", "en/e.csv", "sl/d/p-000002.txt", "h/x/h.csv", "so/x.mtx"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char p[1024];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", t, files[k]);
+        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
+    }
+}
+
+/* trilap-model says the folders of its outputs as the measuring programs
+ * do (tl_out_make_folder, tl_results_make_folder), once its inputs are
+ * read: before, tl_out_open and the manifest made them in silence. */
+TL_TEST(model_output_folders_said)
+{
+    const char *t = tl_test_tmpdir();
+    const char *const platform_said[] = {"trilap-model: note: --out mp/x/p.txt: created folders mp to mp/x\n", NULL};
+    made_and_said(t, "trilap-model platform -o mp/x/p.txt", platform_said);
+    made_and_said(t, "trilap-model platform -o mp/x/p.txt", NULL);
+    const char *const tristream_said[] = {"trilap-model: note: --results mr/r.csv: created folder mr\n", NULL};
+    made_and_said(t, "trilap-model tristream --results mr/r.csv", tristream_said);
+    static const char *const files[] = {"mp/x/p.txt", "mr/r.csv", "mr/manifest.txt"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char p[1024];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", t, files[k]);
+        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
+    }
+}
+
 TL_TEST_MAIN(out_set_labels_and_landings, header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
              pipes_written_in_place, links_written_through, out_check_before_the_work, out_check_as_root_tries_the_folder, read_only_file_refused, fields_and_commands_quoted, rows_split_as_written,
-             stats_and_clock, results_folder_made_and_said)
+             stats_and_clock, results_folder_made_and_said, output_folders_made_and_said,
+             model_output_folders_said)
