@@ -101,7 +101,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     TL_CHECKGOTO(tl_sweep_series(o->min_bytes, o->max_bytes, o->factor, &sizes, &nsizes, &why) ==
                      TL_OK,
                  TL_ERR_INVAL, st, fail, "--min-bytes/--max-bytes/--factor: %s", why);
-    TL_TRYGOTO(tl_results_make_folder(ctx, "--results", o->results, TL_RESULTS_FOLDER_OF_FILE), st, fail);
+    TL_TRYGOTO(tl_results_make_folder(ctx, "--results", o->results, TL_OUT_FOLDER_OF_FILE), st, fail);
     tl_gpu_config gc = {.use_priorities = 0};
     tl_nccl_config nc = {.split = (comm_mask & 2) != 0,
                          .split_max_ctas = (int)o->split_max_ctas,

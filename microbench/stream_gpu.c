@@ -197,7 +197,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
             ctx, TL_FAIL(TL_ERR_UNSUPPORTED, "stream on GPUs needs CUDA (this build has none); use --host"));
 #endif
     /* the folder of the results made before the work, and said (runtime/results.h) */
-    TL_TRY(tl_results_make_folder(ctx, "--results", o->results, TL_RESULTS_FOLDER_OF_FILE));
+    TL_TRY(tl_results_make_folder(ctx, "--results", o->results, TL_OUT_FOLDER_OF_FILE));
     if (o->host) {
         local = tl_stream_host(o->count, o->iters, o->progress, mine);
         if (local == TL_ERR_NUMERIC) local = TL_OK; /* reported as wrong values below */

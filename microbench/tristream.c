@@ -397,8 +397,8 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
     TL_CHECKGOTO(samples && c.rows, TL_ERR_NOMEM, st, fail, "result arrays");
     /* the folders of the results and the traces made before the work, and
      * said (runtime/results.h), as in every program */
-    TL_TRYGOTO(tl_results_make_folder(ctx, "--results", t.opts->results, TL_RESULTS_FOLDER_OF_FILE), st, fail);
-    TL_TRYGOTO(tl_results_make_folder(ctx, "--trace", t.opts->trace, TL_RESULTS_FOLDER_ITSELF), st, fail);
+    TL_TRYGOTO(tl_results_make_folder(ctx, "--results", t.opts->results, TL_OUT_FOLDER_OF_FILE), st, fail);
+    TL_TRYGOTO(tl_results_make_folder(ctx, "--trace", t.opts->trace, TL_OUT_FOLDER_ITSELF), st, fail);
     /* rows go to --results after each timed repetition: the block first */
     TL_TRYGOTO(tl_bench_manifest_begin(ctx, t.opts->results, tl_tristream_results_header, "tristream", &t.mr), st, fail);
     if (ctx->rank == 0) {

@@ -60,7 +60,7 @@ tl_status tl_mcsv_begin(tl_mcsv *w, const tl_mcli *cli, const char *path, const 
     w->ctx = cli->ctx;
     /* its folder made now and said, as the measuring programs' are: it
      * was made in silence as the manifest began */
-    TL_TRY(tl_results_make_folder(w->ctx, "--results", path, TL_RESULTS_FOLDER_OF_FILE));
+    TL_TRY(tl_results_make_folder(w->ctx, "--results", path, TL_OUT_FOLDER_OF_FILE));
     return tl_manifest_begin(w->ctx, path, header, extra, &w->mr);
 }
 

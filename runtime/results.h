@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "runtime/ctx.h"
-#include "runtime/out.h" /* tl_mkdir_p, tl_mkdir_parent */
+#include "runtime/out.h" /* tl_mkdir_p, tl_mkdir_parent, tl_out_folder */
 
 /* The rows one command appended to a results file, for its block in the
  * manifest: their lines (the header is line 1) as ranges. */
@@ -39,8 +39,8 @@ tl_status tl_results_check(const char *path, const char *header);
 const char *tl_results_unfit(const char *path);
 
 /* The folder an output option needs, made before the run and said: the
- * one a results file goes in (TL_RESULTS_FOLDER_OF_FILE: --results
- * out/x/r.csv, out/x) or the folder named (TL_RESULTS_FOLDER_ITSELF:
+ * one a results file goes in (TL_OUT_FOLDER_OF_FILE: --results
+ * out/x/r.csv, out/x) or the folder named (TL_OUT_FOLDER_ITSELF:
  * --trace DIR). Where any part of it is missing, rank 0 makes it and
  * says one line on stderr naming what it made, so that a typo in a path
  * shows at once instead of a new tree made in silence:
@@ -51,8 +51,7 @@ const char *tl_results_unfit(const char *path);
  * tl_mkdir_p's: removed, while empty, if the program fails. Collective
  * on ctx (every rank calls, rank 0's path is used, the others may pass
  * NULL; agreed); path NULL on rank 0: nothing to make. */
-typedef enum { TL_RESULTS_FOLDER_OF_FILE, TL_RESULTS_FOLDER_ITSELF } tl_results_folder;
-tl_status tl_results_make_folder(tl_ctx *ctx, const char *option, const char *path, tl_results_folder which);
+tl_status tl_results_make_folder(tl_ctx *ctx, const char *option, const char *path, tl_out_folder which);
 
 /* Manifest, key: value lines: program, command line, git commit, date,
  * host(s), launcher, ranks, GPU names per rank, driver/CUDA/NCCL/CUPTI/MPI

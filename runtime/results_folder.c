@@ -8,9 +8,8 @@
 #include "runtime/comm.h"
 #include "runtime/out.h"
 
-tl_status tl_results_make_folder(tl_ctx *ctx, const char *option, const char *path, tl_results_folder which)
+tl_status tl_results_make_folder(tl_ctx *ctx, const char *option, const char *path, tl_out_folder which)
 {
-    tl_out_folder of = which == TL_RESULTS_FOLDER_ITSELF ? TL_OUT_FOLDER_ITSELF : TL_OUT_FOLDER_OF_FILE;
-    tl_status st = ctx->rank == 0 ? tl_out_make_folder(ctx->program, option, path, of) : TL_OK;
+    tl_status st = ctx->rank == 0 ? tl_out_make_folder(ctx->program, option, path, which) : TL_OK;
     return ctx->size > 1 ? tl_comm_agree(ctx, st) : st;
 }

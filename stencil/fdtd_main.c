@@ -417,12 +417,12 @@ static tl_status make_output_folders(tl_ctx *ctx, const fdtd_opts *o)
     char manifest[4096];
     run_file f[RUN_NFILES];
     run_files(o, f, manifest, sizeof manifest); /* f[1], the manifest, goes in --results' folder */
-    TL_TRY(tl_results_make_folder(ctx, f[0].option, f[0].path, TL_RESULTS_FOLDER_OF_FILE));
-    TL_TRY(tl_results_make_folder(ctx, "--trace", o->trace, TL_RESULTS_FOLDER_ITSELF));
+    TL_TRY(tl_results_make_folder(ctx, f[0].option, f[0].path, TL_OUT_FOLDER_OF_FILE));
+    TL_TRY(tl_results_make_folder(ctx, "--trace", o->trace, TL_OUT_FOLDER_ITSELF));
     for (int k = 2; k < RUN_NFILES; k++)
-        TL_TRY(tl_results_make_folder(ctx, f[k].option, f[k].path, TL_RESULTS_FOLDER_OF_FILE));
+        TL_TRY(tl_results_make_folder(ctx, f[k].option, f[k].path, TL_OUT_FOLDER_OF_FILE));
     return tl_results_make_folder(ctx, "--slice-dir", o->slice_every > 0 ? o->slice_dir : NULL,
-                                  TL_RESULTS_FOLDER_ITSELF);
+                                  TL_OUT_FOLDER_ITSELF);
 }
 
 /* A folder the run fills (out.path: the folder): the slices

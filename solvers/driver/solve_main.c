@@ -1069,10 +1069,10 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     /* every output's folder made before the runs, and said: a typo in a
      * path shows now, not as a tree made in silence (--history's and
      * --solution's were made so by their writers, after the runs) */
-    TL_TRYGOTO(tl_results_make_folder(ctx, "--results", o->results, TL_RESULTS_FOLDER_OF_FILE), st, fail);
-    TL_TRYGOTO(tl_results_make_folder(ctx, "--trace", o->trace, TL_RESULTS_FOLDER_ITSELF), st, fail);
-    TL_TRYGOTO(tl_results_make_folder(ctx, "--history", o->history, TL_RESULTS_FOLDER_OF_FILE), st, fail);
-    TL_TRYGOTO(tl_results_make_folder(ctx, "--solution", o->solution, TL_RESULTS_FOLDER_OF_FILE), st, fail);
+    TL_TRYGOTO(tl_results_make_folder(ctx, "--results", o->results, TL_OUT_FOLDER_OF_FILE), st, fail);
+    TL_TRYGOTO(tl_results_make_folder(ctx, "--trace", o->trace, TL_OUT_FOLDER_ITSELF), st, fail);
+    TL_TRYGOTO(tl_results_make_folder(ctx, "--history", o->history, TL_OUT_FOLDER_OF_FILE), st, fail);
+    TL_TRYGOTO(tl_results_make_folder(ctx, "--solution", o->solution, TL_OUT_FOLDER_OF_FILE), st, fail);
     if (o->results) TL_TRYGOTO(begin_manifest(ctx, o, partdesc, &job->mr), st, fail);
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
