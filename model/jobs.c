@@ -16,8 +16,8 @@ tl_status tl_mkcost_for(const tl_mcalib *c, const char *calib_path, const tl_mpl
     const tl_mplatform *own = unnamed ? NULL : tl_mplatform_of_device(gpu);
     TL_CHECK(c->gpu_mem_gbs > 0 || !unnamed, TL_ERR_INVAL,
              "calibration %s names no GPU (gpu = %s: no manifest, stream.csv device column or trace of its inputs "
-             "named the GPU measured), so its triad cannot be scaled to %s: add 'gpu = NAME' (the GPU's CUDA device "
-             "name) or 'gpu_mem_gbs = GB/s' (its nominal memory bandwidth) to it, or calibrate again with "
+             "named the GPU measured), so its triad cannot be scaled to %s: put the GPU's CUDA device name in place of "
+             "'unknown', or add 'gpu_mem_gbs = GB/s' (its nominal memory bandwidth) to it, or calibrate again with "
              "--gpu-mem-gbs",
              calib_path, TL_MCALIB_GPU_UNNAMED, p->gpu);
     TL_CHECK(c->gpu_mem_gbs > 0 || own, TL_ERR_INVAL,
