@@ -360,11 +360,24 @@ int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_co
     return rc >= 0 ? rc : hta_refuse_source(program, pr);
 }
 
+tl_status tl_an_out_folder(const char *option, const char *path, tl_out_folder which)
+{
+    return tl_out_make_folder("trilap-analyze", option, path, which);
+}
+
+tl_status tl_an_write_csv(const tl_an_table *t, const char *option, const char *path)
+{
+    TL_TRY(tl_an_out_folder(option, path, TL_OUT_FOLDER_OF_FILE));
+    return tl_an_table_write_csv(t, path);
+}
+
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path)
 {
+    /* the note before the table it precedes on a terminal */
+    TL_TRY(tl_an_out_folder("--csv", csv_path, TL_OUT_FOLDER_OF_FILE));
     tl_an_table_print(t, stdout);
     fflush(stdout);
-    if (csv_path) TL_TRY(tl_an_table_write_csv(t, csv_path));
+    if (csv_path) TL_TRY(tl_an_write_csv(t, "--csv", csv_path));
     return TL_OK;
 }
 

@@ -7,6 +7,7 @@
 
 #include "analysis/analysis.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
 
 typedef struct tl_an_common {
     int accept_incomplete;
@@ -58,7 +59,18 @@ int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_co
 /* The overlap pass's options from the common ones (slices 0). */
 tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c);
 
-/* Print the table, write it as CSV when path != NULL. */
+/* The folder of an output a command writes (option: the one that named
+ * path, "--csv", "--output"), made where missing and said in one line,
+ * as every trilap program's outputs are (runtime/out.h:
+ * tl_out_make_folder). For the moment the output is written, once every
+ * input is read and accepted: a refused input stays one line and leaves
+ * no folder (before, each writer made the folder in silence). */
+tl_status tl_an_out_folder(const char *option, const char *path, tl_out_folder which);
+/* The table as CSV into the file option names, its folder made and said
+ * (tl_an_out_folder). */
+tl_status tl_an_write_csv(const tl_an_table *t, const char *option, const char *path);
+/* Print the table, write it as CSV when csv_path != NULL (--csv's file:
+ * tl_an_write_csv, its folder said before the table). */
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path);
 
 /* A command reading several inputs refuses one given twice (by its file,

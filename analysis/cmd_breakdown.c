@@ -478,7 +478,7 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     }
     TL_TRYGOTO(selection_meta(t, sels, (size_t)pr.npositional), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o.c.csv), st, fail);
-    if (stack) TL_TRYGOTO(tl_an_table_write_csv(stack, o.stack_csv), st, fail);
+    if (stack) TL_TRYGOTO(tl_an_write_csv(stack, "--stack-csv", o.stack_csv), st, fail);
 fail:
     free(sels);
     tl_an_table_destroy(&t);

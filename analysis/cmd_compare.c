@@ -463,7 +463,7 @@ int tl_an_cmd_compare(int argc, char **argv)
                    nonea[0] ? a : b, nonea[0] ? nonea : noneb);
         else
             printf("# speedup of B over A: - (iteration time: A %.2f us, B %.2f us)\n", xa[0], xb[0]);
-        if (o.c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o.c.csv), st, fail);
+        if (o.c.csv) TL_TRYGOTO(tl_an_write_csv(t, "--csv", o.c.csv), st, fail);
     } else {
         rc = compare_files(a, b, &o, &pr, t);
     }

@@ -1596,7 +1596,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
            "operation paired across the ranks ran on them together)\n"
            "# other_conditions: the rule fires only when the value passes its threshold and these hold too\n");
     printf("# %d finding%s\n", nfind, nfind == 1 ? "" : "s");
-    if (o->c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o->c.csv), st, fail);
+    if (o->c.csv) TL_TRYGOTO(tl_an_write_csv(t, "--csv", o->c.csv), st, fail);
 fail:
     free(ev);
     tl_an_table_destroy(&t);

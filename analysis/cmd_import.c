@@ -2,8 +2,10 @@
  * Systems export or PyTorch profiler traces converted to trilap trace
  * files, DIR/trace.rank<R>.csv, one per process with CUDA activity
  * (analysis/nsys.c says how rows map) or per trace. The files are
- * written into a temporary folder inside DIR and moved into place when
- * every rank is written, so a failure leaves DIR as it was. */
+ * written into a temporary folder (inside DIR, or where DIR is not there
+ * yet, in the nearest folder above it) and moved into place when every
+ * rank is written, DIR made and said then: a failure leaves DIR as it
+ * was, or not there. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -153,6 +155,25 @@ static int refuse_out_over_in(const char *out, const char *in)
     return 2;
 }
 
+/* The temporary folder the ranks are written into, in tmp: inside dir
+ * where it is there, else in the nearest folder above it, where dir's
+ * missing folders will be made (one file system: the files are renamed
+ * into dir), so that dir is made only once every rank is written. */
+static tl_status staging_folder(const char *dir, char *tmp, size_t n)
+{
+    struct stat sb;
+    char at[4096];
+    if (stat(dir, &sb) == 0) {
+        snprintf(at, sizeof at, "%s", dir);
+    } else {
+        int err = tl_out_nearest_folder(dir, at, sizeof at);
+        if (err) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s: %s", dir, at, strerror(err));
+    }
+    int len = snprintf(tmp, n, "%s/.import.%ld", at, (long)getpid());
+    TL_CHECK(len > 0 && (size_t)len < n, TL_ERR_INVAL, "%s: a path too long", dir);
+    return TL_OK;
+}
+
 int tl_an_cmd_import(int argc, char **argv)
 {
     imp_opts o;
@@ -188,7 +209,7 @@ int tl_an_cmd_import(int argc, char **argv)
     imp_sink sink = {0};
     imp_rank *plan = NULL;
     int nr = 0, written = 0;
-    char tmpdir[1100] = "", what[96];
+    char tmpdir[4200] = "", what[96];
     /* a PyTorch profiler (Kineto) trace or a folder of them: one file per rank */
     char **kfiles = NULL;
     size_t nk = 0;
@@ -210,14 +231,13 @@ int tl_an_cmd_import(int argc, char **argv)
     snprintf(what, sizeof what, "the %s (%d rank%s) %s not have", kineto ? "traces" : "export", nr, nr == 1 ? "" : "s",
              kineto ? "do" : "does");
     TL_TRYGOTO(check_no_conflict(o.out, plan, nr, what), st, fail);
-    TL_TRYGOTO(tl_mkdir_p(o.out), st, fail); /* registered: removed again if the import fails */
     /* every rank into a folder of its own first, moved into DIR when all
      * are written: a failure leaves DIR as it was */
-    snprintf(tmpdir, sizeof tmpdir, "%s/.import.%ld", o.out, (long)getpid());
+    TL_TRYGOTO(staging_folder(o.out, tmpdir, sizeof tmpdir), st, fail);
     TL_CHECKGOTO(mkdir(tmpdir, 0777) == 0, TL_ERR_IO, st, fail, "%s: cannot create: %s", tmpdir, strerror(errno));
     TL_TRYGOTO(tl_tmpfile_add(tmpdir, TL_TMP_FOLDER), st, fail); /* an interrupt removes it too */
     for (int r = 0; r < nr; r++) {
-        char path[2200];
+        char path[4300];
         tl_an_meta meta;
         snprintf(path, sizeof path, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
         sink.r = plan[r];
@@ -229,10 +249,13 @@ int tl_an_cmd_import(int argc, char **argv)
         plan[r].device = meta.device;
         snprintf(plan[r].device_name, sizeof plan[r].device_name, "%s", meta.device_name);
     }
+    /* every rank read and written: DIR's folders made now, and said
+     * (made before the conversion, a refused input said the note too) */
+    TL_TRYGOTO(tl_an_out_folder("--output", o.out, TL_OUT_FOLDER_ITSELF), st, fail);
     /* each file named once it is in place: a later rank's failure left
      * these lines naming files that were never there */
     for (int r = 0; r < nr; r++) {
-        char from[2200], to[2200];
+        char from[4300], to[4300];
         snprintf(from, sizeof from, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
         snprintf(to, sizeof to, "%s/trace.rank%d.csv", o.out, plan[r].rank);
         TL_CHECKGOTO(rename(from, to) == 0, TL_ERR_IO, st, fail, "%s: cannot move into place: %s", to, strerror(errno));
@@ -244,7 +267,7 @@ fail:
     if (sink.w) tl_trace_writer_close(&sink.w, 0);
     if (tmpdir[0]) {
         for (int r = 0; r < written; r++) {
-            char p[2200];
+            char p[4300];
             snprintf(p, sizeof p, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
             remove(p); /* gone already where moved */
         }

@@ -476,7 +476,7 @@ static tl_status per_iteration_table(const overlap_opts *o, const tl_an_rank_res
         putchar('\n');
         tl_an_table_print(it, stdout);
     }
-    if (o->iter_csv) TL_TRYGOTO(tl_an_table_write_csv(it, o->iter_csv), st, fail);
+    if (o->iter_csv) TL_TRYGOTO(tl_an_write_csv(it, "--iter-csv", o->iter_csv), st, fail);
 fail:
     tl_an_table_destroy(&it);
     return st;

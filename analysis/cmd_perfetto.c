@@ -161,11 +161,12 @@ static void emit_event(pf_state *s, int pid, const pev *e)
     fputs("}}", s->f);
 }
 
-static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
+/* One rank's events, from its file read again (res: what the overlap
+ * pass found of it, its window and selection). */
+static tl_status emit_rank(pf_state *s, const tl_an_rank_result *res)
 {
-    pf_state *s = user;
     tl_status st = TL_OK;
-    int pid = rk->meta.rank;
+    int pid = res->meta.rank;
     track *tracks[G_N] = {NULL};
     size_t ntracks[G_N] = {0}, captracks[G_N] = {0};
     corr_ix *api = NULL;
@@ -173,13 +174,13 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     s->n = 0;
     /* a second pass over the rank's file: host ranges, iterations, CUDA API
      * rows and the correlation ids, which the overlap pass does not keep */
-    TL_TRY(tl_an_scan(rk->meta.path, s->flags | TL_AN_QUIET, collect, s, &m)); /* its warnings said already */
+    TL_TRY(tl_an_scan(res->meta.path, s->flags | TL_AN_QUIET, collect, s, &m)); /* its warnings said already */
     qsort(s->ev, s->n, sizeof *s->ev, cmp_start);
     sep(s);
     /* a host-only rank (device -1: trilap-solve --backend host, trilap-fdtd
      * --backend cpu) was "rank 0 / GPU -1" */
     fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"rank %d / ", pid, pid);
-    if (rk->meta.device >= 0) fprintf(s->f, "GPU %d\"}}", rk->meta.device);
+    if (res->meta.device >= 0) fprintf(s->f, "GPU %d\"}}", res->meta.device);
     else fputs("host, no GPU\"}}", s->f);
     sep(s);
     fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"args\":{\"sort_index\":%d}}", pid, pid);
@@ -295,10 +296,17 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     pf_state s = {.all = o.c.iters == NULL, .flags = oo.flags};
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
+    /* every rank read and accepted before the output is begun, its folder
+     * made and said: the ranks were written as they were read, so that a
+     * damaged row in the last rank's file came after -o's folder was made
+     * (each rank's file is read twice all the same: the overlap pass keeps
+     * no host ranges or correlation ids) */
+    TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, NULL, NULL, &res, &nr), st, fail);
+    TL_TRYGOTO(tl_an_out_folder("--output", o.out, TL_OUT_FOLDER_OF_FILE), st, fail);
     TL_TRYGOTO(tl_out_open_text(&out, o.out, &s.f), st, fail); /* gzip'd for a .gz name */
     s.names = names;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"trilap-analyze perfetto\"},\"traceEvents\":[", s.f);
-    TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, emit_rank, &s, &res, &nr), st, fail);
+    for (size_t r = 0; r < nr; r++) TL_TRYGOTO(emit_rank(&s, &res[r]), st, fail);
     fputs("\n]}\n", s.f);
     TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
     printf("# program: trilap-analyze perfetto\n# input: %s\n", pr.positional[0]);

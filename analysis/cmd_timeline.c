@@ -286,6 +286,8 @@ int tl_an_cmd_timeline(int argc, char **argv)
     }
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
     FILE *f = NULL;
+    /* its folder made and said once every rank is read and accepted */
+    TL_TRYGOTO(tl_an_out_folder("--output", o.out, TL_OUT_FOLDER_OF_FILE), st, fail);
     TL_TRYGOTO(tl_out_open_text(&out, o.out, &f), st, fail); /* gzip'd for a .gz name */
     fprintf(f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n");
     size_t written = 0;

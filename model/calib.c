@@ -647,7 +647,11 @@ tl_status tl_mcalib_save(const tl_mcalib *c, const char *path)
     TL_TRY(tl_out_open(&o, path));
     fprintf(o.f, "# trilap-model calibration: measured values and the parameters fitted on them\n");
     fprintf(o.f, "source = %s\n", c->source[0] ? c->source : "-");
-    if (c->gpu[0]) fprintf(o.f, "gpu = %s\n", c->gpu);
+    if (!strcmp(c->gpu, TL_MCALIB_GPU_UNNAMED)) /* said, where no key was a file from before the key */
+        fprintf(o.f, "gpu = %s  # no manifest, stream.csv device column or trace of the inputs named the GPU "
+                     "measured\n", c->gpu);
+    else if (c->gpu[0])
+        fprintf(o.f, "gpu = %s\n", c->gpu);
     if (c->gpu_mem_gbs > 0) fprintf(o.f, "gpu_mem_gbs = %.9g\n", c->gpu_mem_gbs);
     tl_mcalib_print(c, o.f, "");
     return tl_out_close(&o, 1);

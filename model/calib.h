@@ -45,9 +45,11 @@ typedef struct tl_mcalib {
      * between (512 bytes cut a cluster's long paths, an input dropped
      * from the record in silence) */
     char source[TL_MCALIB_SOURCE_MAX];
-    /* the GPU the inputs' manifests name (the `gpu` key); "": they name
-     * none (no manifest beside them), or the file predates the key, and a
-     * prediction takes the triad as an H200's, saying so */
+    /* the GPU the inputs name (the `gpu` key): their manifests', else the
+     * one stream.csv's device column or the traces' device_name name
+     * (tl_mcalib_gpu); TL_MCALIB_GPU_UNNAMED where none names one, and a
+     * prediction then needs gpu_mem_gbs; "": the file predates the key,
+     * and a prediction takes the triad as an H200's, saying so */
     char gpu[256];
     double gpu_mem_gbs; /* its nominal memory bandwidth (`gpu_mem_gbs`); 0: the platform table's */
 } tl_mcalib;
@@ -103,7 +105,8 @@ void tl_mcalib_unnamed_say(const tl_mcalib_unnamed *u, const tl_mcalib_gpu *held
  * column (where it has one) names that model (where held names none, the
  * first row's, which held takes), and c's triad is no more than its
  * nominal memory bandwidth (c->gpu_mem_gbs, else model/platform.c's
- * figure; none, or no GPU named: said, not checked). Refused in one line
+ * figure; a GPU the table lacks: said, not checked; no GPU named and no
+ * figure: not checked, calibrate's note says so). Refused in one line
  * naming the file. */
 tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv, tl_mcalib_gpu *held);
 /* The `ranks:` lines of the manifest.txt beside csv (its command blocks)
@@ -111,8 +114,13 @@ tl_status tl_mcalib_stream_of_gpu(const tl_mcalib *c, const char *csv, tl_mcalib
  * needs. No manifest, or none with such a line: nothing to compare. */
 tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs);
 
-/* The GPU the calibration's triad was measured on, as c->gpu says it. */
+/* The GPU the calibration's triad was measured on, where c->gpu is ""
+ * (a file from before the key). */
 #define TL_MCALIB_DEFAULT_GPU "NVIDIA H200"
+/* c->gpu where no input named the GPU measured: no platform's device, so
+ * a prediction scales the triad only from gpu_mem_gbs (refused without
+ * it), never as an H200's. */
+#define TL_MCALIB_GPU_UNNAMED "unknown"
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path);
 /* Temporary name + rename; "-" writes to stdout. */

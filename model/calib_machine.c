@@ -183,8 +183,9 @@ tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs)
 /* The triad against the nominal memory bandwidth predictions scale it
  * from (the calibration's gpu_mem_gbs, else the table's figure of the GPU
  * the inputs name): no GPU's STREAM triad exceeds its own. A GPU the
- * table has no figure for, and none given, is said and not checked, and
- * so is a triad of a GPU nothing names. */
+ * table has no figure for, and none given, is said and not checked; a
+ * triad of a GPU nothing names is not checked either, and calibrate's
+ * one note on that GPU says so. */
 static tl_status triad_within_nominal(const tl_mcalib *c, const char *csv, const tl_mcalib_gpu *held)
 {
     const char *gpu = held->model;
@@ -195,11 +196,6 @@ static tl_status triad_within_nominal(const tl_mcalib *c, const char *csv, const
             fprintf(stderr, "trilap-model: note: %s: triad_gbs %.1f not held to the nominal memory bandwidth of %s: "
                             "model/platform.c has no figure for it (--gpu-mem-gbs gives one)\n",
                     csv, c->triad_gbs, gpu);
-        else
-            fprintf(stderr, "trilap-model: note: %s: triad_gbs %.1f not held to a GPU's nominal memory bandwidth: "
-                            "no manifest, device column or trace names the GPU measured (--gpu-mem-gbs gives a "
-                            "figure to hold it to)\n",
-                    csv, c->triad_gbs);
         return TL_OK;
     }
     TL_CHECK(c->triad_gbs <= nominal, TL_ERR_PARSE,

@@ -64,10 +64,26 @@ static int traces_beside(const char *tri, int tri_given, char *dir, size_t n)
     return 2;
 }
 
+/* Where nothing the calibration rests on names its GPU: one note saying
+ * so, what the file says, and what the triad is held to. */
+static void unnamed_gpu_say(const tl_mcalib *c, const char *stream)
+{
+    char held[160];
+    if (c->gpu_mem_gbs > 0) snprintf(held, sizeof held, "held to and scaled from --gpu-mem-gbs %g", c->gpu_mem_gbs);
+    else
+        snprintf(held, sizeof held, "held to no GPU's nominal memory bandwidth, and a prediction from it needs that "
+                                    "figure (--gpu-mem-gbs GBS)");
+    fprintf(stderr, "trilap-model: note: no manifest, stream.csv device column or trace names the GPU measured: the "
+                    "calibration says gpu = %s, its triad_gbs %.1f (%s) %s\n",
+            TL_MCALIB_GPU_UNNAMED, c->triad_gbs, stream, held);
+}
+
 /* The four inputs measured on one GPU model, as their manifests, their
  * traces' device_name and stream.csv's device column name it, and the
- * triad within that GPU's nominal bandwidth; c->gpu the manifests' model.
- * The checks' one refusal, or their notes, on stderr. */
+ * triad within that GPU's nominal bandwidth; c->gpu that model (the
+ * manifests', else the device column's or the traces'), or
+ * TL_MCALIB_GPU_UNNAMED. The checks' one refusal, or their notes, on
+ * stderr. */
 static tl_status of_one_gpu(tl_mcalib *c, const tl_mcalib_input *machine, int n, const char *traces,
                             const char *stream)
 {
@@ -75,9 +91,6 @@ static tl_status of_one_gpu(tl_mcalib *c, const tl_mcalib_input *machine, int n,
      * an H200's, beside H200 traces */
     tl_mcalib_gpu held;
     TL_TRY(tl_mcalib_same_gpu(machine, n, &held));
-    /* the GPU the triad is scaled from, an H200 too: before, an H200 went
-     * unwritten and its file read as one whose inputs named no GPU */
-    snprintf(c->gpu, sizeof c->gpu, "%s", held.model);
     /* the traces' own device_name: before, an A100's traces beside H200
      * manifests were fitted without a word */
     tl_mcalib_unnamed unnamed;
@@ -94,6 +107,12 @@ static tl_status of_one_gpu(tl_mcalib *c, const tl_mcalib_input *machine, int n,
     tl_error_context_end(&k);
     TL_TRY(st);
     tl_mcalib_unnamed_say(&unnamed, &held);
+    /* the GPU the triad was held to and predictions scale it from,
+     * whatever named it: before, the manifests' alone, so that an A100's
+     * stream.csv without manifests was written without the key and
+     * predicted as an H200's */
+    snprintf(c->gpu, sizeof c->gpu, "%s", held.model[0] ? held.model : TL_MCALIB_GPU_UNNAMED);
+    if (!held.model[0]) unnamed_gpu_say(c, stream);
     return TL_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/cli.h"
 #include "model/fit.h"
@@ -59,8 +60,11 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     if (tl_mcsv_begin(&w, cli, o.results, ts_header, extra) != TL_OK) return 1;
     tl_mcli_preamble(stdout, cli, "tristream", &c, o.calib);
     /* before: "platform: h200-nvlink" whatever GPU the calibration was measured on */
+    const char *gpu = !c.gpu[0]                                ? "GPU not named by its manifests"
+                      : !strcmp(c.gpu, TL_MCALIB_GPU_UNNAMED) ? "a GPU its inputs do not name"
+                                                               : c.gpu;
     printf("# platform: the calibration's node, 2 GPUs (%s), h200-nvlink's layout at the measured port %.0f GB/s\n",
-           c.gpu[0] ? c.gpu : "GPU not named by its manifests", c.port_gbs);
+           gpu, c.port_gbs);
     printf("#%15s %10s %10s %8s %9s %9s %9s  %s\n", "variant", "measured", "predicted", "error", "compute", "exp.p2p",
            "exp.coll", "role");
     printf("#%15s %10s %10s %8s %9s %9s %9s\n", "", "(us)", "(us)", "(%)", "(us)", "(us)", "(us)");

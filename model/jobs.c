@@ -10,14 +10,23 @@ tl_status tl_mkcost_for(const tl_mcalib *c, const char *calib_path, const tl_mpl
     /* before, every triad was scaled as an H200's: an A100's calibration
      * predicted an A100 at 2,039/4,800 of its own bandwidth, in silence */
     const char *gpu = c->gpu[0] ? c->gpu : TL_MCALIB_DEFAULT_GPU;
-    const tl_mplatform *own = tl_mplatform_of_device(gpu);
+    /* nothing named the GPU calibrate read: not taken as an H200's, as a
+     * file from before the key is */
+    const int unnamed = !strcmp(gpu, TL_MCALIB_GPU_UNNAMED);
+    const tl_mplatform *own = unnamed ? NULL : tl_mplatform_of_device(gpu);
+    TL_CHECK(c->gpu_mem_gbs > 0 || !unnamed, TL_ERR_INVAL,
+             "calibration %s names no GPU (gpu = %s: no manifest, stream.csv device column or trace of its inputs "
+             "named the GPU measured), so its triad cannot be scaled to %s: put the GPU's CUDA device name in place of "
+             "'unknown', or add 'gpu_mem_gbs = GB/s' (its nominal memory bandwidth) to it, or calibrate again with "
+             "--gpu-mem-gbs",
+             calib_path, TL_MCALIB_GPU_UNNAMED, p->gpu);
     TL_CHECK(c->gpu_mem_gbs > 0 || own, TL_ERR_INVAL,
              "calibration %s was measured on %s, whose nominal memory bandwidth the platform table (model/platform.c) "
              "does not know, so its triad cannot be scaled to %s: add 'gpu_mem_gbs = GB/s' (the vendor's figure) to "
              "it, or calibrate again with --gpu-mem-gbs", calib_path, gpu, p->gpu);
     *k = (tl_mkcost){.fixed_s = 1e-6 * c->pcg_fixed_us / 4, /* dot, precond, SpMV, update on one rank */
                      .calib_nominal_gbs = c->gpu_mem_gbs > 0 ? c->gpu_mem_gbs : own->mem_gbs,
-                     .calib_gpu = gpu};
+                     .calib_gpu = unnamed ? "a GPU its inputs do not name" : gpu};
     k->gbs = c->pcg_bw_frac * c->triad_gbs * p->mem_gbs / k->calib_nominal_gbs;
     return TL_OK;
 }

@@ -21,8 +21,8 @@ typedef struct tl_mkcost {
 
 /* The kernel cost of c's measurements on p's GPU: the triad scaled by the
  * ratio of the two GPUs' nominal memory bandwidths. Refused, in one line,
- * where c's GPU is one the platform table does not know and c gives no
- * gpu_mem_gbs for it. */
+ * where c's GPU is one the platform table does not know, or none
+ * (TL_MCALIB_GPU_UNNAMED), and c gives no gpu_mem_gbs for it. */
 tl_status tl_mkcost_for(const tl_mcalib *c, const char *calib_path, const tl_mplatform *p, tl_mkcost *k);
 
 /* Pipe-PCG (Ghysels-Vanroose, Jacobi), per iteration in the CUDA backend's

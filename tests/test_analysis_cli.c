@@ -2042,6 +2042,93 @@ TL_TEST(outputs_checked_before_reading)
     TL_ASSERT_EQ(sh(t, "test -s %s/new/er/o.csv", t), 0);
 }
 
+/* trilap-analyze `args`, run in folder t: its exit code and stderr
+ * (malloc'd, the caller's to free). */
+static int analyze_in(const char *t, const char *args, char **err)
+{
+    char bin[PATH_MAX];
+    TL_ASSERT(realpath(tl_test_bin(), bin));
+    tl_test_output o = tl_test_capture("cd %s && %s/trilap-analyze %s", t, bin, args);
+    free(o.out);
+    *err = o.err;
+    return o.rc;
+}
+
+/* Every output of trilap-analyze (-o, --csv, --iter-csv, --stack-csv,
+ * import's folder) makes its missing folder once the inputs are read and
+ * says it in one line, as trilap-solve's and trilap-model's outputs do
+ * (tl_out_make_folder); nothing is said where it is there. An input
+ * refused, a damaged row of the last rank's file among them (perfetto
+ * wrote the ranks before it as it read them), stays one line and leaves
+ * no folder. Before, each output's folder was made in silence, a typo in
+ * a path unseen. */
+TL_TEST(output_folders_made_and_said)
+{
+    char t[600], run[PATH_MAX], sqlite[PATH_MAX];
+    snprintf(t, sizeof t, "%s", tl_test_tmpdir());
+    TL_ASSERT(realpath("results/tristream-h200x2/three-split", run));
+    TL_ASSERT(realpath("tests/data/nsys-torch-h200.sqlite", sqlite));
+    static const struct {
+        const char *args, *said[3];
+    } made[] = {
+        {"perfetto %s -o p/x/t.json", {"trilap-analyze: note: --output p/x/t.json: created folders p to p/x\n"}},
+        {"timeline %s -o tl/t.csv", {"trilap-analyze: note: --output tl/t.csv: created folder tl\n"}},
+        {"breakdown %s --csv b/b.csv --stack-csv bs/x/s.csv",
+         {"trilap-analyze: note: --csv b/b.csv: created folder b\n",
+          "trilap-analyze: note: --stack-csv bs/x/s.csv: created folders bs to bs/x\n"}},
+        {"overlap %s --iter-csv o/i.csv", {"trilap-analyze: note: --iter-csv o/i.csv: created folder o\n"}},
+        {"import %.0s" "%s -o imp/a", {"trilap-analyze: note: --output imp/a: created folders imp to imp/a\n"}},
+    };
+    static const char *const written[] = {"p/x/t.json", "tl/t.csv", "b/b.csv", "bs/x/s.csv", "o/i.csv",
+                                          "imp/a/trace.rank0.csv"};
+    for (size_t k = 0; k < sizeof made / sizeof made[0]; k++) {
+        char args[3000], *err;
+        snprintf(args, sizeof args, made[k].args, run, sqlite);
+        for (int again = 0; again < 2; again++) { /* the second time the folders are there: nothing said */
+            int rc = analyze_in(t, args, &err), n = 0;
+            TL_ASSERT_MSG(rc == 0, "%s: exit %d\n%s", args, rc, err);
+            for (; !again && made[k].said[n]; n++)
+                TL_ASSERT_MSG(tl_test_count(err, made[k].said[n]) == 1, "%s: not once: %s in\n%s", args,
+                              made[k].said[n], err);
+            TL_ASSERT_MSG(tl_test_count(err, "created folder") == n, "%s (again %d):\n%s", args, again, err);
+            free(err);
+        }
+    }
+    for (size_t k = 0; k < sizeof written / sizeof written[0]; k++)
+        TL_ASSERT_MSG(sh(t, "test -s %s/%s", t, written[k]) == 0, "%s not written", written[k]);
+    /* rank 1's row 3000 damaged (its start_ns 'x'), after rank 0 read
+     * whole; a Kineto trace's second kernel without its dur, found as
+     * import converts it */
+    TL_ASSERT_EQ(sh(t, "cd %s && mkdir bad && cp %s/trace.rank0.csv.gz bad/ && gzip -dc %s/trace.rank1.csv.gz | "
+                       "awk -F, -v OFS=, 'NR == 3000 { $8 = \"x\" } 1' > bad/trace.rank1.csv",
+                    t, run, run),
+                 0);
+    char nodur[700];
+    snprintf(nodur, sizeof nodur, "%s/nodur.json", t);
+    tl_test_write(nodur,
+                  "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, "
+                  "\"ts\": 1000, \"dur\": 20, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}, "
+                  "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 1030, "
+                  "\"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 2}}]}\n");
+    static const struct {
+        const char *args, *says;
+    } refused_in[] = {
+        {"perfetto bad -o rp/x/t.json", "bad/trace.rank1.csv:3000: bad number in start_ns: 'x'"},
+        {"timeline bad -o rt/t.csv", "bad/trace.rank1.csv:3000: bad number in start_ns: 'x'"},
+        {"breakdown bad --csv rb/b.csv", "bad/trace.rank1.csv:3000: bad number in start_ns: 'x'"},
+        {"import nodur.json -o ri/a", "'gemm' (kernel) has no dur"},
+    };
+    for (size_t k = 0; k < sizeof refused_in / sizeof refused_in[0]; k++) {
+        char *err;
+        int rc = analyze_in(t, refused_in[k].args, &err);
+        TL_ASSERT_MSG(rc == 1 && tl_test_one_line(err, refused_in[k].says), "%s: exit %d\n%s", refused_in[k].args, rc,
+                      err);
+        free(err);
+    }
+    TL_ASSERT_MSG(sh(t, "cd %s && test ! -e rp && test ! -e rt && test ! -e rb && test ! -e ri", t) == 0,
+                  "a folder left by a refused input");
+}
+
 /* Whether the CSV rows' first `nkey` fields are distinct: the table's key. */
 static int csv_keys_unique(const char *csv, int nkey, int *nrows)
 {
@@ -3185,7 +3272,7 @@ TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, o
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
              results_gzip_read, free_text_one_field, cut_rank_judged_over_its_records, cut_rank_operations_matched, cut_rank_iter_range_said, open_range_on_unmarked_run,
-             breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
+             breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, output_folders_made_and_said, breakdown_mean_count_whole,
              perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part, sweep_leaves_out_wrong_repetitions,
              output_over_read_only_input, iter_range_reversed_said,
              window_far_past_records_refused, derived_comm_negative_explained, cut_rank_breakdown_agrees, csv_missing_is_empty)

@@ -580,6 +580,58 @@ TL_TEST(matgen_larger_than_the_disk_refused)
     }
 }
 
+/* Each output's folder not there yet (a generator's OUT and --rhs,
+ * convert's and partition's OUT) is made once the inputs are checked and
+ * said in one line, as every trilap program says its outputs' folders
+ * (tl_out_make_folder); nothing is said where it is there. A refused
+ * input (a matrix whose entry is no number, one larger than the disk)
+ * stays one line and leaves no folder. Before, the writers made the
+ * folders in silence. */
+TL_TEST(matgen_output_folders_made_and_said)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
+    static const struct {
+        const char *args, *said[3];
+    } made[] = {
+        {"poisson7 4 m/x/A.mtx --rhs r/b.mtx",
+         {"trilap-matgen: note: output m/x/A.mtx: created folders m to m/x\n",
+          "trilap-matgen: note: --rhs r/b.mtx: created folder r\n"}},
+        {"convert m/x/A.mtx c/A.tlcsr", {"trilap-matgen: note: output c/A.tlcsr: created folder c\n"}},
+        {"partition m/x/A.mtx 2 p/P.mtx", {"trilap-matgen: note: output p/P.mtx: created folder p\n"}},
+    };
+    for (size_t k = 0; k < sizeof made / sizeof made[0]; k++)
+        for (int again = 0; again < 2; again++) { /* the second time the folders are there: nothing said */
+            tl_test_output o = tl_test_capture("cd %s && %s %s", d, mg, made[k].args);
+            TL_ASSERT_MSG(o.rc == 0, "%s: exit %d: %s", made[k].args, o.rc, o.err);
+            int n = 0;
+            for (; !again && made[k].said[n]; n++)
+                TL_ASSERT_MSG(tl_test_count(o.err, made[k].said[n]) == 1, "%s: not once: %s in\n%s", made[k].args,
+                              made[k].said[n], o.err);
+            TL_ASSERT_MSG(tl_test_count(o.err, "created folder") == n, "%s (again %d): %s", made[k].args, again, o.err);
+            tl_test_output_free(&o);
+        }
+    TL_ASSERT_EQ(tl_test_sh("cd %s && test -s m/x/A.mtx && test -s r/b.mtx && test -s c/A.tlcsr && test -s p/P.mtx", d),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && sed '5s/^\\([0-9]* [0-9]*\\) .*/\\1 x/' m/x/A.mtx > bad.mtx", d), 0);
+    static const struct {
+        const char *args, *says;
+    } refused[] = {
+        {"convert bad.mtx rc/A.tlcsr", "bad.mtx"},
+        {"partition bad.mtx 2 rp/P.mtx", "bad.mtx"},
+        {"poisson7 100000 rg/huge.tlcsr --rhs rr/b.mtx", "a poisson7 matrix of 1000000000000000 rows needs at least "},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        tl_test_output o = tl_test_capture("cd %s && timeout 10 %s %s", d, mg, refused[k].args);
+        TL_ASSERT_MSG(o.rc == 1 && tl_test_one_line(o.err, refused[k].says), "%s: exit %d: %s", refused[k].args, o.rc,
+                      o.err);
+        tl_test_output_free(&o);
+    }
+    TL_ASSERT_MSG(tl_test_sh("cd %s && test ! -e rc && test ! -e rp && test ! -e rg && test ! -e rr", d) == 0,
+                  "a folder left by a refused input");
+}
+
 /* Sizes and arguments refused say why, in one line, exit 2, nothing
  * written and A.mtx untouched (before: "invalid grid size N '0' (try
  * --help)", the same for 1e99 and 64M, and "invalid NPARTS '0'", without
@@ -860,4 +912,4 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_refusals_say_why,
              matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout, matgen_outputs_refused_in_one_line,
              matgen_empty_parts_warned, matgen_empty_parts_one_row, matgen_takes_generated_specs,
-             matgen_empty_matrix_not_partitioned, matgen_defaults_equal_the_specs)
+             matgen_empty_matrix_not_partitioned, matgen_defaults_equal_the_specs, matgen_output_folders_made_and_said)

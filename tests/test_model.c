@@ -2694,12 +2694,13 @@ TL_TEST(calibrate_records_its_gpu)
 }
 
 /* calibrate writes the GPU its inputs' manifests name, an H200 too (the
- * committed inputs' calibration says `gpu = NVIDIA H200`), and no key
- * where no manifest names one; a prediction on a calibration without the
- * key says that it takes the triad as an H200's. Before, an H200 went
- * unwritten: a file of inputs measured on H200s and one of inputs without
- * manifests were the same file, and the preamble said "measured on NVIDIA
- * H200" of both. */
+ * committed inputs' calibration says `gpu = NVIDIA H200`), and without
+ * manifests the one stream.csv's device column names (an H200 here:
+ * calibrate_records_the_gpu_its_inputs_name); a prediction on a
+ * calibration without the key (a file from before it) says that it takes
+ * the triad as an H200's. Before, an H200 went unwritten: a file of
+ * inputs measured on H200s and one of inputs without manifests were the
+ * same file, and the preamble said "measured on NVIDIA H200" of both. */
 TL_TEST(calibrate_names_an_h200_too)
 {
     need_simgrid();
@@ -2717,7 +2718,9 @@ TL_TEST(calibrate_names_an_h200_too)
     snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --traces %s/ts --comm %s/comm.csv --stream "
              "%s/stream.csv -o %s", dir, dir, dir, dir, out);
     TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
-    TL_ASSERT_EQ(tl_test_sh("! grep -q '^gpu' %s", out), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -qx 'gpu = NVIDIA H200' %s", out), 0);
+    /* a file from before the key */
+    TL_ASSERT_EQ(tl_test_sh("sed -i '/^gpu = /d' %s", out), 0);
     snprintf(args, sizeof args, "solver --platform a100-hdr --gpus 4 --schedules two-stream --matrix gen:poisson7:32 "
              "--iters 5 --calib %s", out);
     TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
@@ -2887,10 +2890,14 @@ TL_TEST(calibrate_traces_of_the_gpu_named)
 
 /* Where no manifest names the GPU, the triad is held to the GPU that
  * stream.csv's device column, or else the traces, name, as it is to the
- * manifests' (stream_triad_held_to_its_gpu); where nothing names one, a
- * note says that it is not held to any. Before, without manifests an H100's
- * triad of 4,410.7 GB/s (1.3x what an H100 moves) was calibrated in
- * silence, exit 0. */
+ * manifests' (stream_triad_held_to_its_gpu); where nothing names one, one
+ * note says so, the calibration says `gpu = unknown`, and a prediction
+ * from it is refused in one line, exit 2, until it has the GPU's nominal
+ * bandwidth (gpu_mem_gbs, from --gpu-mem-gbs: then the note says the
+ * triad is held to it). Before, without manifests an H100's triad of
+ * 4,410.7 GB/s (1.3x what an H100 moves) was calibrated in silence, exit
+ * 0; then, where nothing named the GPU, the file had no gpu key and was
+ * predicted as an H200's. */
 TL_TEST(calibrate_triad_held_without_manifests)
 {
     need_simgrid();
@@ -2921,14 +2928,81 @@ TL_TEST(calibrate_triad_held_without_manifests)
         TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, want) && access(out, F_OK) != 0,
                       "%s: rc %d, %d lines: %s\nwant: %s", args, rc, lines, err, want);
     }
-    snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --comm %s/c/comm.csv --stream "
-             "%s/nocol/stream.csv -o %s", none, t, t, out);
-    rc = run_model(args, err, sizeof err, &lines);
-    snprintf(want, sizeof want, "trilap-model: note: %s/nocol/stream.csv: triad_gbs 4410.7 not held to a "
-             "GPU's nominal memory bandwidth: no manifest, device column or trace names the GPU measured "
-             "(--gpu-mem-gbs gives a figure to hold it to)\n", t);
-    TL_ASSERT_MSG(rc == 0 && lines == 2 && !strcmp(err, want), "%s: rc %d, %d lines: %s\nwant: %s", args, rc, lines,
-                  err, want);
+    const char *predict = "solver --platform a100-hdr --gpus 4 --schedules two-stream --matrix gen:poisson7:32 "
+                          "--iters 5 --calib";
+    for (int given = 0; given < 2; given++) {
+        snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --comm %s/c/comm.csv --stream "
+                 "%s/nocol/stream.csv%s -o %s", none, t, t, given ? " --gpu-mem-gbs 4800" : "", out);
+        rc = run_model(args, err, sizeof err, &lines);
+        snprintf(want, sizeof want, "trilap-model: note: no manifest, stream.csv device column or trace names the GPU "
+                 "measured: the calibration says gpu = unknown, its triad_gbs 4410.7 (%s/nocol/stream.csv) %s\n", t,
+                 given ? "held to and scaled from --gpu-mem-gbs 4800"
+                       : "held to no GPU's nominal memory bandwidth, and a prediction from it needs that figure "
+                         "(--gpu-mem-gbs GBS)");
+        TL_ASSERT_MSG(rc == 0 && lines == 2 && !strcmp(err, want), "%s: rc %d, %d lines: %s\nwant: %s", args, rc,
+                      lines, err, want);
+        TL_ASSERT_EQ(tl_test_sh("grep -q '^gpu = unknown  # no manifest, stream.csv device column or trace' %s", out),
+                     0);
+        snprintf(args, sizeof args, "%s %s", predict, out);
+        rc = run_model(args, err, sizeof err, &lines);
+        struct stat sb;
+        if (!given)
+            TL_ASSERT_MSG(rc == 2 && lines == 1 && strstr(err, "names no GPU (gpu = unknown") &&
+                              strstr(err, "gpu_mem_gbs") && stat(tl_test_path("stdout.txt"), &sb) == 0 &&
+                              sb.st_size == 0,
+                          "%s: rc %d, %d lines: %s", args, rc, lines, err);
+        else
+            TL_ASSERT_MSG(rc == 0 && tl_test_sh("grep -q 'triad 4411 measured on a GPU its inputs do not name, 4800 "
+                                                "GB/s nominal: the calibration.s gpu_mem_gbs; x 2039/4800' %s",
+                                                tl_test_path("stdout.txt")) == 0,
+                          "%s: rc %d: %s", args, rc, err);
+    }
+}
+
+/* Where no manifest names the GPU, the calibration records the one the
+ * stream CSV's device column or the traces' device_name name (the GPU its
+ * triad was held to), and a prediction scales the triad from it. Before,
+ * the `gpu` key came from the manifests alone: an A100's stream.csv
+ * without manifests was written without the key and predicted as an
+ * H200's ("triad 1800 measured on NVIDIA H200, 4800 GB/s nominal: taken
+ * as an H200's"), 2,039/4,800 of its own bandwidth. */
+TL_TEST(calibrate_records_the_gpu_its_inputs_name)
+{
+    need_simgrid();
+    static const char a100[] = "NVIDIA A100-SXM4-80GB";
+    char t[600], out[700], args[4000], err[1024], named[700], none[700];
+    int lines;
+    snprintf(t, sizeof t, "%s", tl_test_tmpdir());
+    snprintf(out, sizeof out, "%s/c.txt", t);
+    /* an A100's triad (within its 2,039 GB/s), with and without the column naming it */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/c %s/col %s/nocol && cp results/comm-h200x2/comm.csv %s/c/ && "
+                            "sed 's/NVIDIA H200 (/%s (/; s/^triad,\\(.*\\),4410.704,/triad,\\1,1800.000,/' "
+                            "results/stream-h200/stream.csv > %s/col/stream.csv && "
+                            "cut -d, -f1,2,4- %s/col/stream.csv > %s/nocol/stream.csv",
+                            t, t, t, t, a100, t, t, t),
+                 0);
+    snprintf(none, sizeof none, "%s/none", t);
+    snprintf(named, sizeof named, "%s/named", t);
+    traces_naming(none, "none", "none");
+    traces_naming(named, a100, a100);
+    static const struct {
+        const char *traces, *stream;
+    } cases[] = {{"none", "col"}, {"named", "nocol"}}; /* the device column; the traces */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "calibrate --tristream %s/%s/tristream.csv --comm %s/c/comm.csv --stream "
+                 "%s/%s/stream.csv -o %s", t, cases[i].traces, t, t, cases[i].stream, out);
+        TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+        tl_mcalib c;
+        TL_ASSERT_OK(tl_mcalib_load(&c, out));
+        TL_ASSERT_STREQ(c.gpu, a100);
+        snprintf(args, sizeof args, "solver --platform a100-hdr --gpus 4 --schedules two-stream --matrix "
+                 "gen:poisson7:32 --iters 5 --calib %s", out);
+        TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+        TL_ASSERT_EQ(tl_test_sh("grep -q 'triad 1800 measured on %s, 2039 GB/s nominal: model/platform.c.s; x "
+                                "2039/2039 GB/s nominal)' %s",
+                                a100, tl_test_path("stdout.txt")),
+                     0);
+    }
 }
 
 TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
@@ -2958,4 +3032,5 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              calibrate_readers_skip_failed_rows, nccl_rate_beyond_full_speed_refused, calibration_source_of_long_paths,
              calib_sizes_pair_refused_as_option, scaling_plot_one_prediction_from_its_file,
              tristream_names_the_calibration_gpu, calibrate_stream_of_the_gpu_named, stream_triad_held_to_its_gpu,
-             calibrate_traces_of_the_gpu_named, calibrate_triad_held_without_manifests)
+             calibrate_traces_of_the_gpu_named, calibrate_triad_held_without_manifests,
+             calibrate_records_the_gpu_its_inputs_name)

@@ -143,6 +143,16 @@ static FILE *report_stream(const char *out)
     return is_stdout(out) ? stderr : stdout;
 }
 
+/* An output's folder, made where missing once the inputs are read and
+ * checked (a refused input stays one line and leaves no folder) and
+ * said, as every trilap program says its outputs' (runtime/out.h:
+ * tl_out_make_folder); what: "output" for OUT, as the refusals name it,
+ * or "--rhs". Before, the writers made it in silence. */
+static tl_status out_folder(const char *what, const char *path)
+{
+    return tl_out_make_folder(PROG, what, path, TL_OUT_FOLDER_OF_FILE);
+}
+
 static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)
 {
     tl_gen g = {.kind = kind,
@@ -150,6 +160,9 @@ static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, cons
                 .peclet = kind == TL_GEN_CONVDIFF   ? o->peclet
                           : kind == TL_GEN_HETERO2D ? o->decades
                                                     : 0.0};
+    TL_TRY(tl_gen_check_write(&g, out)); /* a matrix larger than the disk, before a folder is made for it */
+    TL_TRY(out_folder("output", out));
+    TL_TRY(out_folder("--rhs", o->rhs));
     TL_TRY(tl_gen_write_files(&g, out, o->rhs));
     int64_t rows = tl_gen_nrows(&g);
     FILE *rep = is_stdout(o->rhs) ? stderr : report_stream(out);
@@ -167,6 +180,7 @@ static tl_status cmd_convert(const char *in, const char *out)
     tl_status st = TL_OK;
     TL_TRY(tl_gen_load(in, 0, &a));
     int sym = tl_csr_is_symmetric(&a, 0.0, NULL, NULL); /* exactly: stored as symmetric */
+    TL_TRYGOTO(out_folder("output", out), st, fail);
     if (tl_path_has_suffix(out, ".tlcsr"))
         TL_TRYGOTO(tl_bin_write(out, &a, sym ? TL_BIN_FLAG_SYMMETRIC : 0), st, fail);
     else
@@ -193,6 +207,9 @@ static tl_status cmd_partition(const char *in, int nparts, const char *out, cons
     default: TL_TRYGOTO(tl_partition_metis(&a, nparts, o->method == PART_METIS_RECURSIVE, part), st, fail); break;
     }
     TL_TRYGOTO(tl_partition_stats_compute(&a, part, nparts, &s), st, fail);
+    /* after the partitioner, which may refuse the matrix (METIS's 32-bit
+     * indices) */
+    TL_TRYGOTO(out_folder("output", out), st, fail);
     TL_TRYGOTO(tl_partition_write(out, part, a.nrows), st, fail);
     const int skipped = o->method != PART_BLOCK && nparts > 1 && !tl_partition_metis_called(a.nrows, nparts);
     fprintf(report_stream(out), "matrix: %s\nrows: %" PRId64 "\nparts: %d\nmethod: %s%s\nedge cut: %" PRId64
@@ -255,8 +272,8 @@ static int unused_option(const char *cmd, int kind, const matgen_opts *o, const 
 }
 
 /* The command line's command: its arguments checked (2 when bad), its
- * outputs checked (their folders are made as they are written), then the
- * work. *st: the work's. */
+ * outputs checked (their folders made, and said, once the inputs are
+ * read: out_folder), then the work. *st: the work's. */
 static int run_command(char **pos, int np, const matgen_opts *o, const tl_optresult *res, tl_status *st)
 {
     const char *cmd = pos[0];

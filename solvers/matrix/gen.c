@@ -410,15 +410,20 @@ static tl_status check_disk(const tl_gen *g, const char *path)
     return TL_OK;
 }
 
+tl_status tl_gen_check_write(const tl_gen *g, const char *path)
+{
+    TL_TRY(check_gen(g));
+    TL_INPUT_CHECK(tl_path_takes_matrix(path), TL_ERR_INVAL,
+                   "%s: output name must end in .tlcsr, .mtx or .mtx.gz (or be -, stdout)", path);
+    return check_disk(g, path);
+}
+
 tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs)
 {
     tl_outfile *f = NULL, *r = NULL;
     tl_status st = TL_OK;
-    TL_TRY(check_gen(g));
+    TL_TRY(tl_gen_check_write(g, path));
     int bin = tl_path_has_suffix(path, ".tlcsr");
-    TL_INPUT_CHECK(tl_path_takes_matrix(path), TL_ERR_INVAL,
-                   "%s: output name must end in .tlcsr, .mtx or .mtx.gz (or be -, stdout)", path);
-    TL_TRY(check_disk(g, path));
     TL_TRY(tl_outfile_open(path, &f));
     TL_TRYGOTO(bin ? write_bin(g, f) : write_mtx(g, f), st, fail);
     TL_TRYGOTO(tl_outfile_finish(f), st, fail);

@@ -96,6 +96,13 @@ tl_status tl_gen_write(const tl_gen *g, const char *path);
  * every spelling: the caller checks it (trilap-matgen, with tl_out_set_add,
  * which sees ./A.mtx and links too; a string compare here saw neither). */
 tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs);
+/* What tl_gen_write_files checks before it writes a byte: the generator's
+ * parameters, a name that says a matrix format, and room on the disk
+ * (the folder path lands on, or the nearest above it that exists) for
+ * the least such a matrix takes. For a caller that makes the output's
+ * folder in between (trilap-matgen: a matrix too large for the disk is
+ * refused in one line, before a folder is made and said for it). */
+tl_status tl_gen_check_write(const tl_gen *g, const char *path);
 /* b = A * ones (so x = ones solves it), as a Matrix Market array. */
 tl_status tl_gen_write_rhs(const tl_gen *g, const char *path);
 
