@@ -425,6 +425,23 @@ clean:
 .PHONY: all tests gpu-tests check check-gpu tsan asan tsan-build asan-build summary help install install-check install-headers install-data clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)
 
+# ---- fuzz/ldflags.txt: the fuzzers' link line, as ldflags.txt for the rest ----
+# The fuzzers link by $(FUZZ_CC) with FUZZ_LDFLAGS, which carry the user's
+# LDFLAGS (and no CFLAGS or LDLIBS: their objects are clang's, built with
+# flags of their own), so they relink when that line changes: ldflags.txt
+# relinked the programs and the tests, and `make LDFLAGS=...` kept the
+# fuzzers linked without it. Every fuzzer is built from
+# tests/fuzz_NAME.c into $(BUILD)/fuzz/fuzz_NAME; their link recipes take
+# the objects of their prerequisites alone ($(filter %.o,$^)).
+FUZZ_LDFLAGS_TXT := $(BUILD)/fuzz/ldflags.txt
+FUZZERS := $(patsubst tests/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz_*.c))
+export TL_FUZZ_LDFLAGS_LINE := $(FUZZ_CC) $(FUZZ_LDFLAGS)
+$(FUZZ_LDFLAGS_TXT): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "$$TL_FUZZ_LDFLAGS_LINE" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(FUZZERS): $(FUZZ_LDFLAGS_TXT)
+
 # a libFuzzer build's object (mk/config.mk's fuzz_objs)
 $(BUILD)/fuzz/obj/%.o: %.c $(BUILD)/config.h | $(COMMIT_H)
 	$(say) FUZZCC $<

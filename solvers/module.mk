@@ -37,7 +37,7 @@ FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c so
   runtime/gzin.c
 $(FUZZ_MMIO): $(call fuzz_objs,$(FUZZ_MMIO_SRC))
 	$(say) FUZZ $@
-	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm
 fuzz: $(FUZZ_MMIO)
 ifeq ($(HAVE_FUZZ),1)
 tests: $(FUZZ_MMIO)

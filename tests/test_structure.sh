@@ -65,6 +65,14 @@
 #                    build/ldflags.txt), and not when given the same: `make
 #                    LDLIBS=-lm` after `make` said nothing to do and kept
 #                    the binary linked without it (one small helper)
+#   relinks_fuzzers_on_new_ldflags
+#                    every fuzzer `make fuzz` builds is relinked, and
+#                    nothing recompiled, when make is given other LDFLAGS
+#                    (build/fuzz/ldflags.txt), and not when given the
+#                    same: ldflags.txt relinked the programs and tests
+#                    alone, and the fuzzers kept their old link (a tree
+#                    made up to date by make -t: make's decisions, no
+#                    clang work)
 #   command_line_cflags_add
 #                    CPPFLAGS= and CFLAGS= on make's command line add to
 #                    the makefiles' own flags, after them (so CFLAGS=-O0
@@ -93,7 +101,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
-  rebuilds_on_new_cc rebuilds_cu_on_new_flags relinks_on_new_ldflags command_line_cflags_add link_lines_add_user_flags
+  rebuilds_on_new_cc rebuilds_cu_on_new_flags relinks_on_new_ldflags relinks_fuzzers_on_new_ldflags
+  command_line_cflags_add link_lines_add_user_flags
   command_line_nvccflags_add"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
@@ -391,6 +400,50 @@ relinks_on_new_ldflags() {
     expect LD LDLIBS=-lm
     expect "" LDLIBS=-lm
     expect LD LDLIBS=-lm LDFLAGS=-L"$tmp"
+}
+
+# Every fuzzer `make fuzz` builds, in a tree made up to date by `make -t`
+# (each target touched, not built: make's decisions are the test, and
+# compiling the fuzzers' ~150 objects with clang and the sanitizers is
+# minutes), the flags files of the objects written first as a build
+# writes them; the relinks run a stand-in compiler, which makes an empty
+# file
+relinks_fuzzers_on_new_ldflags() {
+    local tmp b all got
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    b=$tmp/b
+    printf '#!/bin/sh\n# not -e: a stand-in linker; its -o file made empty\nset -u\nout= prev=\nfor a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done\n[ -z "$out" ] || : >"$out"\n' \
+        >"$tmp/cc"
+    chmod +x "$tmp/cc"
+    # mk VARS... TARGETS: make's output in the test's tree
+    mk() {
+        local out
+        out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=0 FUZZ_CC="$tmp/cc" \
+            BUILD="$b" BIN="$b/bin" "$@" 2>&1) || fail "make $*: $(tail -n 3 <<<"$out")"
+        printf '%s\n' "$out"
+    }
+    # linked VARS...: the fuzzers make VARS... fuzz linked, "" when none;
+    # it fails the test when it compiled anything
+    linked() {
+        local out
+        out=$(mk "$@" fuzz)
+        ! grep -qE '^ *(FUZZCC|CC|AR) ' <<<"$out" || fail "make $* fuzz compiled: $out"
+        awk '$1 == "FUZZ" { print $2 }' <<<"$out" | sort | paste -sd' ' -
+    }
+    mk "$b/config.h" "$b/commit.h" "$b/cflags.txt" "$b/ldflags.txt" >/dev/null
+    # make -t touches, and makes no folder: the objects' ones, as the sources'
+    (cd "$top" && git ls-files '*.c' | sed 's|/[^/]*$||' | sort -u |
+        while read -r d; do mkdir -p "$b/obj/$d" "$b/fuzz/obj/$d"; done) && mkdir -p "$b/lib"
+    mk -t fuzz >/dev/null
+    all=$(find "$b/fuzz" -maxdepth 1 -name 'fuzz_*' | sort | paste -sd' ' -)
+    grep -qw "$b/fuzz/fuzz_mmio" <<<"$all" || fail "make -t fuzz made no fuzz_mmio: '$all'"
+    # the first make writes the flags files make -t left empty (and may relink)
+    linked >/dev/null
+    [ "$(linked)" = "" ] || fail "make fuzz again relinked a fuzzer"
+    got=$(linked LDFLAGS=-L"$tmp")
+    [ "$got" = "$all" ] || fail "make LDFLAGS=-L$tmp fuzz relinked '$got', not every fuzzer: '$all'"
+    [ "$(linked LDFLAGS=-L"$tmp")" = "" ] || fail "make LDFLAGS=-L$tmp fuzz again relinked a fuzzer"
 }
 
 # in_order LINE FIRST LAST: FIRST is a word of LINE, and LAST a word after it
