@@ -58,6 +58,16 @@ declare -A suite_cs=()
 suites=()
 run_start=$(date +%s%N)
 
+# A test that ends says its number on this pipe (a line is written whole),
+# so that the next one starts in its slot at once, whichever ended: a wait
+# for the oldest test held every slot while one long test ran (29 s of
+# test_structure.sh:builds_with_clang, with the other two slots idle after
+# their first test). `wait -n` would miss a test that ended before the wait.
+mkfifo "$tmp_root/ended" && exec 3<>"$tmp_root/ended" ||
+  { echo "run.sh: cannot make a pipe in $tmp_root" >&2; exit 2; }
+running=0
+declare -A ended=()
+
 # one test in the background: its exit status and time land beside its log
 launch() {
     local bin=$1 t=$2 log=$3
@@ -65,11 +75,21 @@ launch() {
     (
         export TMPDIR=$tmp_root/t$n
         start=$(date +%s%N)
-        timeout -k 5 "$timeout_s" "$bin" "$t" >"$log" 2>&1
+        timeout -k 5 "$timeout_s" "$bin" "$t" >"$log" 2>&1 3>&-
         rc=$?
         echo "$rc $(( ($(date +%s%N) - start) / 10000000 ))" >"$log.rc"
+        echo "$n" >&3
     ) &
     queue+=("$! $n $(basename "$bin") $t")
+    running=$((running + 1))
+}
+
+# wait for any running test to end
+wait_one() {
+    local k
+    read -r -u 3 k || { echo "run.sh: the tests' pipe closed" >&2; exit 2; }
+    ended[$k]=1
+    running=$((running - 1))
 }
 
 # wait for the oldest started test and print its line
@@ -93,7 +113,21 @@ report_oldest() {
     esac
 }
 
-drain() { while [ ${#queue[@]} -gt 0 ]; do report_oldest; done; }
+# print the tests that ended, in the list's order (up to the first still running)
+report_ended() {
+    local pid k rest
+    while [ ${#queue[@]} -gt 0 ]; do
+        read -r pid k rest <<<"${queue[0]}"
+        [ -n "${ended[$k]+x}" ] || return 0
+        unset "ended[$k]"
+        report_oldest
+    done
+}
+
+drain() {
+    while [ "$running" -gt 0 ]; do wait_one; done
+    report_ended
+}
 
 for bin in "$@"; do
   [ -x "$bin" ] || { drain; echo "run.sh: $bin: not built" >&2; failed=$((failed + 1)); continue; }
@@ -104,12 +138,13 @@ for bin in "$@"; do
     if [ -n "$exclude" ] && grep -qE "$exclude" <<<"$base:$t"; then continue; fi
     n=$((n + 1))
     if [ "$jobs" -gt 1 ] && [ -n "$parallel" ] && grep -qE "$parallel" <<<"$base:$t"; then
-      while [ ${#queue[@]} -ge "$jobs" ]; do report_oldest; done
+      while [ "$running" -ge "$jobs" ]; do wait_one; done
+      report_ended
       launch "$bin" "$t" "$logdir/$base.$t.log"
     else
       drain
       launch "$bin" "$t" "$logdir/$base.$t.log"
-      report_oldest
+      drain
     fi
   done
 done

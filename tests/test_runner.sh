@@ -10,9 +10,15 @@
 #                                  (Open MPI's session folders of two
 #                                  mpiruns in one TMPDIR collided), and
 #                                  TL_TEST_SHARED was the run's folder
+#   a_slow_test_holds_one_slot     a long test holds its slot alone: the
+#                                  next tests run in the other slots
+#                                  while it runs, and print after it, in
+#                                  the list's order (run.sh waited for the
+#                                  oldest test before starting another,
+#                                  so one 29 s test held every slot)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tests="temporaries_go_after_a_pass temporaries_stay_after_a_fail"
+tests="temporaries_go_after_a_pass temporaries_stay_after_a_fail a_slow_test_holds_one_slot"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A probe folder with a stand-in binary whose tests `ok` and `bad` each
@@ -73,8 +79,32 @@ temporaries_stay_after_a_fail() {
     [ "$shared" = "$kept" ] || fail "the tests saw TL_TEST_SHARED '$shared', not the run's folder $kept"
 }
 
+# `slow` passes once `q3`, three tests after it, has run (it gives up
+# after 20 s): two slots, so q1, q2 and q3 must run in the second one
+# while slow holds the first
+a_slow_test_holds_one_slot() {
+    probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_runner.XXXXXX")
+    cat >"$probe/fake" <<'EOF'
+#!/usr/bin/env bash
+set -eu
+case $1 in
+    --list) echo "slow q1 q2 q3" ;;
+    slow) for _ in $(seq 400); do [ -e "$TL_TEST_SHARED/q3.done" ] && exit 0; sleep 0.05; done; exit 1 ;;
+    *) touch "$TL_TEST_SHARED/$1.done" ;;
+esac
+EOF
+    chmod +x "$probe/fake"
+    mkdir "$probe/tmp"
+    TMPDIR=$probe/tmp TL_BUILD=$probe/build TL_TEST_JOBS=2 TL_TEST_PARALLEL=. "$top/tests/run.sh" "$probe/fake" >"$probe/out" 2>&1 || true
+    local said
+    said=$(grep -E '^(not )?ok ' "$probe/out" | sed 's/ (.*//' | paste -sd, -)
+    [ "$said" = "ok 1 - fake:slow,ok 2 - fake:q1,ok 3 - fake:q2,ok 4 - fake:q3" ] ||
+        fail "run.sh said '$said' (q1-q3 did not run while slow did, or printed out of order): $(tail -n 3 "$probe/out")"
+    grep -qx "4 passed, 0 failed, 0 skipped" "$probe/out" || fail "run.sh said: $(tail -n 3 "$probe/out")"
+}
+
 case ${1:-} in
     --list) echo $tests ;;
-    temporaries_go_after_a_pass | temporaries_stay_after_a_fail) "$1" ;;
+    temporaries_go_after_a_pass | temporaries_stay_after_a_fail | a_slow_test_holds_one_slot) "$1" ;;
     *) echo "test_runner.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
 esac
