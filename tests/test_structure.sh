@@ -186,13 +186,17 @@ scripts_c_locale() {
 # A script runs nothing for --help: its usage is its header comment,
 # printed in a scratch folder with a time limit, and nothing is left there.
 scripts_help() {
-    local f bad="" code="" marks="" scratch
+    local f bad="" code="" marks="" scratch rc
+    # each script's --help, run once for both checks below
+    local -A help_of=()
     tracked
     scratch=$(mktemp -d)
     while read -r f; do
         grep -q 'no `set` of its own' "$top/$f" && continue
-        if ! out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || [ -z "$out" ] ||
-            [ -n "$(ls -A "$scratch")" ]; then
+        rc=0
+        out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || rc=$?
+        help_of[$f]=$out
+        if [ "$rc" != 0 ] || [ -z "$out" ] || [ -n "$(ls -A "$scratch")" ]; then
             bad="$bad $f"
             rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
         elif grep -qE '^set -[a-zA-Z]' <<<"$out" || grep -qE '^not -e' <<<"$out"; then
@@ -211,17 +215,15 @@ scripts_help() {
     # user may set: the usage names it (the shell's, Slurm's and Open
     # MPI's own aside)
     local vars v undoc=""
-    scratch=$(mktemp -d)
     while read -r f; do
         grep -q 'no `set` of its own' "$top/$f" && continue
-        out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || true
+        out=${help_of[$f]}
         vars=$(grep -o '\${[A-Z][A-Z0-9_]*:\?-' "$top/$f" | sed 's/^\${//; s/:\?-$//' | sort -u) || true
         for v in $vars; do
             case $v in TMPDIR | HOME | PATH | HOSTNAME | LD_LIBRARY_PATH | MODULESHOME | SLURM_* | OMPI_*) continue ;; esac
             grep -qw -- "$v" <<<"$out" || undoc="$undoc $f:$v"
         done
     done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
-    rm -rf "$scratch"
     [ -z "$undoc" ] || fail "scripts whose --help does not name a variable they read:$undoc"
     local paths
     paths=$(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch' | xargs grep -ln 'usage: \$0' || true)
