@@ -107,14 +107,27 @@ fuzz_objs = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
 GNUPLOT ?= $(shell command -v gnuplot 2>/dev/null)
 $(eval $(call feature_check,GNUPLOT,$(GNUPLOT),gnuplot (install gnuplot-nox)))
 
-PETSC_PC := $(firstword $(foreach p,PETSc petsc,$(shell pkg-config --exists $(p) 2>/dev/null && echo $(p))))
-$(eval $(call feature_check,PETSC,$(PETSC_PC),PETSc (install petsc-dev)))
+# PETSc is compiled against (its headers) and loaded by trilap-solve at
+# run time, only for --backend petsc (solvers/methods/petsc_lib.h): linked,
+# its ~90 libraries made every start take 134 ms. PETSC_LIBRARY is the
+# shared library the link would have recorded: pkg-config's libdir and the
+# SONAME of the -lpetsc* it names (libpetsc_real.so.3.18 on Debian); a
+# PETSc without one (static only) counts as not found.
+ifneq ($(PETSC),0)
+  PETSC_PC := $(firstword $(foreach p,PETSc petsc,$(shell pkg-config --exists $(p) 2>/dev/null && echo $(p))))
+endif
+ifneq ($(PETSC_PC),)
+  PETSC_LIBDIR := $(shell pkg-config --variable=libdir $(PETSC_PC))
+  PETSC_LIB_SO := $(PETSC_LIBDIR)/lib$(patsubst -l%,%,$(firstword $(filter -lpetsc%,$(shell pkg-config --libs-only-l $(PETSC_PC))))).so
+  PETSC_SONAME := $(shell objdump -p '$(PETSC_LIB_SO)' 2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
+  PETSC_LIBRARY := $(firstword $(wildcard $(if $(PETSC_SONAME),$(PETSC_LIBDIR)/$(PETSC_SONAME)) $(PETSC_LIB_SO)))
+endif
+$(eval $(call feature_check,PETSC,$(and $(PETSC_PC),$(PETSC_LIBRARY)),PETSc (install petsc-dev: its headers and shared library)))
 ifeq ($(HAVE_PETSC),1)
   ifneq ($(HAVE_MPI),1)
     $(error PETSc needs MPI; build with PETSC=0 or install MPI)
   endif
   PETSC_CFLAGS := $(shell pkg-config --cflags $(PETSC_PC))
-  PETSC_LIBS   := $(shell pkg-config --libs $(PETSC_PC))
   PETSC_VERSION_STR := $(shell pkg-config --modversion $(PETSC_PC))
 endif
 

@@ -55,9 +55,7 @@ endif
 ifeq ($(HAVE_ZLIB),1)
   EXT_LIBS += -lz
 endif
-ifeq ($(HAVE_PETSC),1)
-  EXT_LIBS += $(PETSC_LIBS)
-endif
+# PETSc: not linked, loaded by trilap-solve (mk/config.mk's PETSC_LIBRARY)
 LDLIBS_BASE := $(EXT_LIBS) $(LDLIBS_OMP) -lpthread -lm -ldl
 ifeq ($(HAVE_CUDA),1)
   LDLIBS_BASE += -lstdc++
@@ -85,6 +83,8 @@ define CONFIG_BODY
 #define TL_HAVE_ZLIB $(HAVE_ZLIB)
 #define TL_HAVE_GNUPLOT $(HAVE_GNUPLOT)
 #define TL_HAVE_PETSC $(HAVE_PETSC)
+#define TL_PETSC_LIBRARY "$(PETSC_LIBRARY)"
+#define TL_PETSC_VERSION "$(PETSC_VERSION_STR)"
 #define TL_HAVE_OPENMP $(HAVE_OPENMP)
 #define TL_HAVE_SQLITE $(HAVE_SQLITE)
 #define TL_HAVE_SIMGRID $(HAVE_SIMGRID)
@@ -351,7 +351,7 @@ summary:
 	  METIS  "$(if $(filter 1,$(HAVE_METIS)),yes ($(METIS_H)),no)" \
 	  zlib   "$(if $(filter 1,$(HAVE_ZLIB)),yes,no)" \
 	  gnuplot "$(if $(filter 1,$(HAVE_GNUPLOT)),$(GNUPLOT),no)" \
-	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR),no)" \
+	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR) (trilap-solve --backend petsc loads $(PETSC_LIBRARY)),no)" \
 	  OpenMP "$(if $(filter 1,$(HAVE_OPENMP)),yes,no)" \
 	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no: the tests that write exports skip; trilap-analyze loads libsqlite3.so.0 to read one)" \
 	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
@@ -424,6 +424,23 @@ clean:
 
 .PHONY: all tests gpu-tests check check-gpu tsan asan tsan-build asan-build summary help install install-check install-headers install-data clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)
+
+# ---- fuzz/ldflags.txt: the fuzzers' link line, as ldflags.txt for the rest ----
+# The fuzzers link by $(FUZZ_CC) with FUZZ_LDFLAGS, which carry the user's
+# LDFLAGS (and no CFLAGS or LDLIBS: their objects are clang's, built with
+# flags of their own), so they relink when that line changes: ldflags.txt
+# relinked the programs and the tests, and `make LDFLAGS=...` kept the
+# fuzzers linked without it. Every fuzzer is built from
+# tests/fuzz_NAME.c into $(BUILD)/fuzz/fuzz_NAME; their link recipes take
+# the objects of their prerequisites alone ($(filter %.o,$^)).
+FUZZ_LDFLAGS_TXT := $(BUILD)/fuzz/ldflags.txt
+FUZZERS := $(patsubst tests/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz_*.c))
+export TL_FUZZ_LDFLAGS_LINE := $(FUZZ_CC) $(FUZZ_LDFLAGS)
+$(FUZZ_LDFLAGS_TXT): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' "$$TL_FUZZ_LDFLAGS_LINE" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(FUZZERS): $(FUZZ_LDFLAGS_TXT)
 
 # a libFuzzer build's object (mk/config.mk's fuzz_objs)
 $(BUILD)/fuzz/obj/%.o: %.c $(BUILD)/config.h | $(COMMIT_H)

@@ -16,8 +16,10 @@ solvers_C += solvers/methods/solve.c solvers/backends/scalars_host.c solvers/met
 # CUDA backend (solvers/backends/cuda/README.md); the C files compile to nothing without CUDA
 solvers_C += solvers/backends/cuda/backend_cuda.c solvers/backends/cuda/memneed.c solvers/backends/cuda/fused_iterations.c solvers/backends/cuda/update_args.c solvers/backends/cuda/spmv.c solvers/backends/cuda/loop_plan.c
 solvers_CU += solvers/backends/cuda/kernels.cu solvers/backends/cuda/loop_kernels.cu
-solvers_C += solvers/methods/petsc_solve.c
+# the PETSc path; PETSc's library is loaded at run time (methods/petsc_lib.h)
+solvers_C += solvers/methods/petsc_solve.c solvers/methods/petsc_lib.c
 EXTRA_CFLAGS_solvers_methods_petsc_solve.c := $(PETSC_CFLAGS)
+EXTRA_CFLAGS_solvers_methods_petsc_lib.c := $(PETSC_CFLAGS)
 PROGRAMS += trilap-solve
 trilap-solve_C := solvers/driver/solve_main.c
 trilap-solve_DEPS := solvers probes runtime
@@ -35,7 +37,7 @@ FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c so
   runtime/gzin.c
 $(FUZZ_MMIO): $(call fuzz_objs,$(FUZZ_MMIO_SRC))
 	$(say) FUZZ $@
-	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm
 fuzz: $(FUZZ_MMIO)
 ifeq ($(HAVE_FUZZ),1)
 tests: $(FUZZ_MMIO)

@@ -58,7 +58,7 @@ FUZZ_TRACE := $(BUILD)/fuzz/fuzz_trace
 FUZZ_NSYS := $(BUILD)/fuzz/fuzz_nsys
 $(FUZZ_TRACE) $(FUZZ_NSYS): $(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/%.o $(call fuzz_objs,$(FUZZ_AN_SRC))
 	$(say) FUZZ $@
-	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(SQLITE_LIBS) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lstdc++ -lpthread -lm -ldl
+	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) $(SQLITE_LIBS) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lstdc++ -lpthread -lm -ldl
 FUZZ_AN := $(FUZZ_TRACE) $(if $(filter 1,$(HAVE_SQLITE)),$(FUZZ_NSYS))
 fuzz: $(FUZZ_AN)
 ifeq ($(HAVE_FUZZ),1)

@@ -311,7 +311,70 @@ TL_TEST(petsc_threads_and_zero_diagonal)
     tl_test_output_free(&r);
 }
 
+/* trilap-solve loads PETSc (libpetsc and some 90 libraries it needs:
+ * HYPRE, MUMPS, HDF5, X11 ...; 134 ms of every start, and the tests start
+ * it hundreds of times) only for --backend petsc: a host run maps no
+ * libpetsc, a PETSc run does (the dynamic loader's LD_DEBUG=files names
+ * every library it loads, linked or dlopen'ed, in LD_DEBUG_OUTPUT.PID). */
+TL_TEST(petsc_loaded_only_for_the_petsc_path)
+{
+    need_petsc();
+    const char *d = tl_test_tmpdir();
+    const char *mpi = getenv("TL_MPIRUN"), *bin = tl_test_env("TL_BIN", "bin");
+    const char *backends[] = {"host", "petsc"};
+    for (int k = 0; k < 2; k++) {
+        TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/ld%d && %s -np 1 env LD_DEBUG=files LD_DEBUG_OUTPUT=%s/ld%d/ld "
+                                "%s/trilap-solve --backend %s --solver cg --warmup 0 --repeat 1 --no-stats "
+                                "gen:poisson7:4 >%s/out 2>&1",
+                                d, k, mpi, d, k, bin, backends[k], d),
+                     0);
+        tl_test_output r = tl_test_capture("cat %s/ld%d/ld.*", d, k);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "trilap-solve"), "LD_DEBUG=files wrote no trace of trilap-solve");
+        int petsc = tl_test_count(r.out, "libpetsc");
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(k == 0 ? petsc == 0 : petsc > 0, "--backend %s: %d loader lines name libpetsc", backends[k],
+                      petsc);
+    }
+}
+
+/* PETSc that cannot be loaded (TRILAP_PETSC_LIB names another library
+ * than the build's) is one line naming the library and the loader's
+ * reason, exit 1, when the PETSc path is asked for (said by rank 0 alone,
+ * as the other refusals under mpirun; the rest of stderr is mpirun's
+ * note), and nothing at all otherwise. */
+static void petsc_refused(const char *lib, int np, const char *want)
+{
+    tl_test_output r = tl_test_capture("TRILAP_PETSC_LIB=%s %s -np %d --oversubscribe %s/trilap-solve --backend petsc "
+                                       "--warmup 0 --repeat 1 --no-stats gen:poisson7:4",
+                                       lib, getenv("TL_MPIRUN"), np, tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && strstr(r.err, want) && tl_test_count(r.err, "trilap-solve:") == 1,
+                  "TRILAP_PETSC_LIB=%s: exit %d: %s%s\nwant: %s", lib, r.rc, r.out, r.err, want);
+    tl_test_output_free(&r);
+}
+
+TL_TEST(petsc_library_not_loaded_said_once)
+{
+    need_petsc();
+    const char *d = tl_test_tmpdir();
+    char lib[600], want[1600];
+    snprintf(lib, sizeof lib, "%s/none/libpetsc.so", d);
+    snprintf(want, sizeof want,
+             "trilap-solve: rank 0: --backend petsc: cannot load PETSc's library %s (%s: cannot open shared object "
+             "file: No such file or directory), named by TRILAP_PETSC_LIB\n",
+             lib, lib);
+    petsc_refused(lib, 2, want);
+    petsc_refused("libz.so.1", 2,
+                  "trilap-solve: rank 0: --backend petsc: the library libz.so.1 (TRILAP_PETSC_LIB) is no PETSc: it "
+                  "lacks PetscGetVersionNumber\n");
+    tl_test_output r = tl_test_capture("TRILAP_PETSC_LIB=%s %s -np 2 --oversubscribe %s/trilap-solve --backend host "
+                                       "--warmup 0 --repeat 1 --no-stats gen:poisson7:4",
+                                       lib, getenv("TL_MPIRUN"), tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(pipecg_1138_bus, pipecg_ani4, pipebicgstab_ani1_nonsymm, generated_poisson_both,
              generated_convdiff_pipebicgstab, petsc_pipecg_limit_is_max_it_plus_one, manifest_schedule_is_the_rows,
              petsc_zero_rhs_nonzero_x0_as_trilap, petsc_options_read, petsc_threads_and_zero_diagonal,
-             petsc_true_residual_scaled_on_the_host)
+             petsc_true_residual_scaled_on_the_host, petsc_loaded_only_for_the_petsc_path,
+             petsc_library_not_loaded_said_once)

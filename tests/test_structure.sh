@@ -57,14 +57,24 @@
 #                    OPT=: build/nvccflags.txt rewritten), and not on a
 #                    C-only change (CC=), nor a C object on a CUDA-only
 #                    one: `make CUDA_ARCH=80` after a build for 90 kept
-#                    the sm_90 objects (qa-scripts8; one small .cu, PTX
-#                    only, compiled twice; skipped without nvcc)
+#                    the sm_90 objects (qa-scripts8; one small .cu, built
+#                    by an nvcc stand-in that writes an empty object: the
+#                    real nvcc's two compiles were 21 s of CI; skipped
+#                    without nvcc)
 #   relinks_on_new_ldflags
 #                    a test's helper is relinked, and not recompiled, when
 #                    make is given other link flags (LDLIBS=, LDFLAGS=;
 #                    build/ldflags.txt), and not when given the same: `make
 #                    LDLIBS=-lm` after `make` said nothing to do and kept
 #                    the binary linked without it (one small helper)
+#   relinks_fuzzers_on_new_ldflags
+#                    every fuzzer `make fuzz` builds is relinked, and
+#                    nothing recompiled, when make is given other LDFLAGS
+#                    (build/fuzz/ldflags.txt), and not when given the
+#                    same: ldflags.txt relinked the programs and tests
+#                    alone, and the fuzzers kept their old link (a tree
+#                    made up to date by make -t: make's decisions, no
+#                    clang work)
 #   command_line_cflags_add
 #                    CPPFLAGS= and CFLAGS= on make's command line add to
 #                    the makefiles' own flags, after them (so CFLAGS=-O0
@@ -93,7 +103,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
-  rebuilds_on_new_cc rebuilds_cu_on_new_flags relinks_on_new_ldflags command_line_cflags_add link_lines_add_user_flags
+  rebuilds_on_new_cc rebuilds_cu_on_new_flags relinks_on_new_ldflags relinks_fuzzers_on_new_ldflags
+  command_line_cflags_add link_lines_add_user_flags
   command_line_nvccflags_add"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
@@ -175,13 +186,17 @@ scripts_c_locale() {
 # A script runs nothing for --help: its usage is its header comment,
 # printed in a scratch folder with a time limit, and nothing is left there.
 scripts_help() {
-    local f bad="" code="" marks="" scratch
+    local f bad="" code="" marks="" scratch rc
+    # each script's --help, run once for both checks below
+    local -A help_of=()
     tracked
     scratch=$(mktemp -d)
     while read -r f; do
         grep -q 'no `set` of its own' "$top/$f" && continue
-        if ! out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || [ -z "$out" ] ||
-            [ -n "$(ls -A "$scratch")" ]; then
+        rc=0
+        out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || rc=$?
+        help_of[$f]=$out
+        if [ "$rc" != 0 ] || [ -z "$out" ] || [ -n "$(ls -A "$scratch")" ]; then
             bad="$bad $f"
             rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
         elif grep -qE '^set -[a-zA-Z]' <<<"$out" || grep -qE '^not -e' <<<"$out"; then
@@ -200,17 +215,15 @@ scripts_help() {
     # user may set: the usage names it (the shell's, Slurm's and Open
     # MPI's own aside)
     local vars v undoc=""
-    scratch=$(mktemp -d)
     while read -r f; do
         grep -q 'no `set` of its own' "$top/$f" && continue
-        out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || true
+        out=${help_of[$f]}
         vars=$(grep -o '\${[A-Z][A-Z0-9_]*:\?-' "$top/$f" | sed 's/^\${//; s/:\?-$//' | sort -u) || true
         for v in $vars; do
             case $v in TMPDIR | HOME | PATH | HOSTNAME | LD_LIBRARY_PATH | MODULESHOME | SLURM_* | OMPI_*) continue ;; esac
             grep -qw -- "$v" <<<"$out" || undoc="$undoc $f:$v"
         done
     done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
-    rm -rf "$scratch"
     [ -z "$undoc" ] || fail "scripts whose --help does not name a variable they read:$undoc"
     local paths
     paths=$(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch' | xargs grep -ln 'usage: \$0' || true)
@@ -315,18 +328,25 @@ rebuilds_on_new_cc() {
 }
 
 rebuilds_cu_on_new_flags() {
-    local nvcc
-    nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null) || { echo "no nvcc" >&2; exit 77; }
+    command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || { echo "no nvcc" >&2; exit 77; }
     local tmp c cu
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' RETURN
     c=$tmp/obj/runtime/error.o cu=$tmp/obj/tests/gpu/helper_inject_target_kernels.o
+    # nvcc stand-ins, two of them (another NVCC=), that write an empty
+    # object: make's decisions are the test, and nvcc's own work on the
+    # kernel took 21 s of two compiles in CI (command_line_nvccflags_add
+    # runs the real one)
+    printf '#!/bin/sh\n# not -e: a stand-in nvcc; its -o file made empty\nset -u\nout= prev=\nfor a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done\n[ -z "$out" ] || : >"$out"\n' \
+        >"$tmp/nvcc"
+    cp "$tmp/nvcc" "$tmp/nvcc2"
+    chmod +x "$tmp/nvcc" "$tmp/nvcc2"
     # make VARS...: the sources make compiled for the two objects, as
     # "CC runtime/error.c NVCC tests/gpu/..." (or nothing)
     compiled() {
         env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=1 CUDA_CODE=compute \
-            BUILD="$tmp" BIN="$tmp/bin" "$@" "$c" "$cu" 2>&1 | awk '$1 == "CC" || $1 == "NVCC" { print $1, $2 }' |
-            sort | paste -sd' ' -
+            NVCC="$tmp/nvcc" BUILD="$tmp" BIN="$tmp/bin" "$@" "$c" "$cu" 2>&1 |
+            awk '$1 == "CC" || $1 == "NVCC" { print $1, $2 }' | sort | paste -sd' ' -
     }
     local both="CC runtime/error.c NVCC tests/gpu/helper_inject_target_kernels.cu"
     local kernel="NVCC tests/gpu/helper_inject_target_kernels.cu"
@@ -335,19 +355,13 @@ rebuilds_cu_on_new_flags() {
     [ "$(compiled CUDA_ARCH=80)" = "$kernel" ] || fail "make CUDA_ARCH=80 after 90 did not recompile the kernel alone"
     [ "$(compiled CUDA_ARCH=80 CC=gcc)" = "CC runtime/error.c" ] ||
         fail "make CC=gcc recompiled the kernel, or not the C object"
+    [ "$(compiled CUDA_ARCH=80 CC=gcc NVCC="$tmp/nvcc2")" = "$kernel" ] ||
+        fail "make NVCC= (another nvcc) did not recompile the kernel alone"
     # The other variables, each through the file the objects were just
-    # seen rebuilt from (a compile less each: nvcc's were most of the
-    # time), one change at a time
-    local same=(CUDA=1 CUDA_CODE=compute CUDA_ARCH=80 CC=gcc) nvccflags='-O2 -g -std=c++17'
+    # seen rebuilt from, one change at a time
+    local same=(CUDA=1 CUDA_CODE=compute CUDA_ARCH=80 CC=gcc NVCC="$tmp/nvcc2") nvccflags='-O2 -g -std=c++17'
     [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}")" = nvccflags ] ||
         fail "a new NVCCFLAGS did not rewrite nvccflags.txt alone"
-    # the same nvcc through a wrapper (a symbolic link would not do: nvcc
-    # finds its own headers from the path it was run by)
-    printf '#!/bin/sh\nexec %s "$@"\n' "$nvcc" >"$tmp/nvcc"
-    chmod +x "$tmp/nvcc"
-    same+=(NVCC="$tmp/nvcc")
-    [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}")" = nvccflags ] ||
-        fail "a new NVCC did not rewrite nvccflags.txt alone"
     [ "$(NVCCFLAGS=$nvccflags rewritten "$tmp" "${same[@]}" OPT=-O1)" = "cflags nvccflags" ] ||
         fail "make OPT=-O1 did not rewrite both flags files"
 }
@@ -391,6 +405,50 @@ relinks_on_new_ldflags() {
     expect LD LDLIBS=-lm
     expect "" LDLIBS=-lm
     expect LD LDLIBS=-lm LDFLAGS=-L"$tmp"
+}
+
+# Every fuzzer `make fuzz` builds, in a tree made up to date by `make -t`
+# (each target touched, not built: make's decisions are the test, and
+# compiling the fuzzers' ~150 objects with clang and the sanitizers is
+# minutes), the flags files of the objects written first as a build
+# writes them; the relinks run a stand-in compiler, which makes an empty
+# file
+relinks_fuzzers_on_new_ldflags() {
+    local tmp b all got
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    b=$tmp/b
+    printf '#!/bin/sh\n# not -e: a stand-in linker; its -o file made empty\nset -u\nout= prev=\nfor a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done\n[ -z "$out" ] || : >"$out"\n' \
+        >"$tmp/cc"
+    chmod +x "$tmp/cc"
+    # mk VARS... TARGETS: make's output in the test's tree
+    mk() {
+        local out
+        out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=0 FUZZ_CC="$tmp/cc" \
+            BUILD="$b" BIN="$b/bin" "$@" 2>&1) || fail "make $*: $(tail -n 3 <<<"$out")"
+        printf '%s\n' "$out"
+    }
+    # linked VARS...: the fuzzers make VARS... fuzz linked, "" when none;
+    # it fails the test when it compiled anything
+    linked() {
+        local out
+        out=$(mk "$@" fuzz)
+        ! grep -qE '^ *(FUZZCC|CC|AR) ' <<<"$out" || fail "make $* fuzz compiled: $out"
+        awk '$1 == "FUZZ" { print $2 }' <<<"$out" | sort | paste -sd' ' -
+    }
+    mk "$b/config.h" "$b/commit.h" "$b/cflags.txt" "$b/ldflags.txt" >/dev/null
+    # make -t touches, and makes no folder: the objects' ones, as the sources'
+    (cd "$top" && git ls-files '*.c' | sed 's|/[^/]*$||' | sort -u |
+        while read -r d; do mkdir -p "$b/obj/$d" "$b/fuzz/obj/$d"; done) && mkdir -p "$b/lib"
+    mk -t fuzz >/dev/null
+    all=$(find "$b/fuzz" -maxdepth 1 -name 'fuzz_*' | sort | paste -sd' ' -)
+    grep -qw "$b/fuzz/fuzz_mmio" <<<"$all" || fail "make -t fuzz made no fuzz_mmio: '$all'"
+    # the first make writes the flags files make -t left empty (and may relink)
+    linked >/dev/null
+    [ "$(linked)" = "" ] || fail "make fuzz again relinked a fuzzer"
+    got=$(linked LDFLAGS=-L"$tmp")
+    [ "$got" = "$all" ] || fail "make LDFLAGS=-L$tmp fuzz relinked '$got', not every fuzzer: '$all'"
+    [ "$(linked LDFLAGS=-L"$tmp")" = "" ] || fail "make LDFLAGS=-L$tmp fuzz again relinked a fuzzer"
 }
 
 # in_order LINE FIRST LAST: FIRST is a word of LINE, and LAST a word after it

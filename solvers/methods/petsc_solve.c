@@ -70,19 +70,21 @@ const char *tl_petsc_option_refused(const char *options, char *name, size_t nnam
 
 #if TL_HAVE_PETSC && TL_HAVE_MPI
 
-#include <petscksp.h>
-
 #include "runtime/comm.h"
 #include "runtime/progress.h"
 #include "runtime/timing.h"
 #include "solvers/methods/method.h"
+#include "solvers/methods/petsc_lib.h"
 
+/* Every PETSc call goes through pl, the library loaded at run time
+ * (petsc_lib.h): trilap-solve is not linked with PETSc, so a call that
+ * bypassed the table would not link. TL_PETSC needs pl in scope. */
 #define TL_PETSC(expr, res, label)                                                                 \
     do {                                                                                           \
         PetscErrorCode tl_pe_ = (expr);                                                            \
         if (tl_pe_) {                                                                              \
             const char *tl_pm_ = NULL;                                                             \
-            PetscErrorMessage(tl_pe_, &tl_pm_, NULL);                                              \
+            pl->PetscErrorMessage(tl_pe_, &tl_pm_, NULL);                                          \
             (res) = tl_error_report(TL_ERR_SYS, TL_FILE_, __LINE__, #expr, "PETSc error %d: %s",   \
                                     (int)tl_pe_, tl_pm_ ? tl_pm_ : "unknown");                     \
             goto label;                                                                            \
@@ -101,50 +103,71 @@ static tl_status need_mpi(tl_ctx *ctx)
 
 /* The options database (PETSC_OPTIONS, .petscrc files) against what
  * trilap's options choose: tl_petsc_option_refused. */
-static tl_status options_refused(void)
+static tl_status options_refused(const tl_petsc_lib *pl)
 {
     tl_status st = TL_OK;
     char *all = NULL, name[128];
-    TL_PETSC(PetscOptionsGetAll(NULL, &all), st, fail);
+    TL_PETSC(pl->PetscOptionsGetAll(NULL, &all), st, fail);
     const char *why = tl_petsc_option_refused(all, name, sizeof name);
     if (why) {
         char line[1024];
         snprintf(line, sizeof line, why, name);
         st = TL_FAIL(TL_ERR_INVAL, "%s", line);
     }
-    PetscFree(all);
+    (*pl->PetscTrFree)(all, __LINE__, PETSC_FUNCTION_NAME, __FILE__); /* PetscFree(all) */
 fail:
+    return st;
+}
+
+/* PETSc's library on every rank, agreed (collective). Rank 0 loads it
+ * first, so that a library missing everywhere is said once, not by each
+ * rank; a rank that then fails alone says why. Each entry point loads it
+ * again: a loaded library is the same handle, its table of some 50
+ * symbols filled anew in microseconds, and no table is kept between calls. */
+static tl_status load_agreed(tl_ctx *ctx, tl_petsc_lib *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    tl_status st = tl_comm_agree(ctx, ctx->rank == 0 ? tl_petsc_lib_load(pl) : TL_OK);
+    if (st == TL_OK) st = tl_comm_agree(ctx, ctx->rank != 0 ? tl_petsc_lib_load(pl) : TL_OK);
+    if (st != TL_OK) tl_petsc_lib_unload(pl);
     return st;
 }
 
 tl_status tl_petsc_init(tl_ctx *ctx)
 {
     tl_status st = TL_OK;
+    tl_petsc_lib lib, *pl = &lib;
     TL_TRY(need_mpi(ctx));
+    TL_TRY(load_agreed(ctx, pl));
     PetscBool done = PETSC_FALSE;
-    PetscFinalized(&done);
-    TL_CHECK(!done, TL_ERR_UNSUPPORTED,
-             "PETSc was finalized in this process and cannot start again");
+    pl->PetscFinalized(&done);
+    TL_CHECKGOTO(!done, TL_ERR_UNSUPPORTED, st, fail, "PETSc was finalized in this process and cannot start again");
     PetscBool inited = PETSC_FALSE;
-    PetscInitialized(&inited);
-    if (inited) return TL_OK;
-    PETSC_COMM_WORLD = tl_comm_mpi(ctx, TL_CHAN_WORLD);
-    TL_PETSC(PetscInitializeNoArguments(), st, fail);
+    pl->PetscInitialized(&inited);
+    if (inited) goto fail; /* started by an earlier call: nothing to do */
+    /* PETSc on trilap-solve's MPI, initialised already (PETSc leaves it
+     * to its caller to finalise) */
+    *pl->PETSC_COMM_WORLD = tl_comm_mpi(ctx, TL_CHAN_WORLD);
+    TL_PETSC(pl->PetscInitializeNoArguments(), st, fail);
     /* every rank holds rank 0's PETSC_OPTIONS: rank 0 says it once */
-    if (ctx->rank == 0) st = options_refused();
+    if (ctx->rank == 0) st = options_refused(pl);
     st = tl_comm_agree(ctx, st);
-    if (st != TL_OK) PetscFinalize(); /* the driver tears down only what set up */
+    if (st != TL_OK) pl->PetscFinalize(); /* the driver tears down only what set up */
 fail:
+    tl_petsc_lib_unload(pl);
     return st;
 }
 
 tl_status tl_petsc_finalize(tl_ctx *ctx)
 {
     tl_status st = TL_OK;
+    tl_petsc_lib lib, *pl = &lib;
+    TL_TRY(load_agreed(ctx, pl));
     PetscBool inited = PETSC_FALSE;
-    PetscInitialized(&inited);
-    if (inited) TL_PETSC(PetscFinalize(), st, fail);
+    pl->PetscInitialized(&inited);
+    if (inited) TL_PETSC(pl->PetscFinalize(), st, fail);
 fail:
+    tl_petsc_lib_unload(pl);
     return st;
 }
 
@@ -152,7 +175,7 @@ fail:
  * | border) becomes rows rstart .. rstart + nowned - 1. A ghost's PETSc
  * index is its owner's rstart + local index, fetched with one halo
  * exchange of those numbers (exact in a double below 2^53). */
-static tl_status build_matrix(tl_ctx *ctx, const tl_dist_matrix *m, Mat *A)
+static tl_status build_matrix(tl_ctx *ctx, const tl_petsc_lib *pl, const tl_dist_matrix *m, Mat *A)
 {
     tl_status st = TL_OK;
     int64_t *counts = NULL;
@@ -192,26 +215,26 @@ static tl_status build_matrix(tl_ctx *ctx, const tl_dist_matrix *m, Mat *A)
         dnz[i] = (PetscInt)(m->diag.rowptr[i + 1] - m->diag.rowptr[i]);
         onz[i] = (PetscInt)(m->offd.rowptr[i + 1] - m->offd.rowptr[i]);
     }
-    TL_PETSC(MatCreateAIJ(PETSC_COMM_WORLD, (PetscInt)n, (PetscInt)n, PETSC_DETERMINE,
+    TL_PETSC(pl->MatCreateAIJ(*pl->PETSC_COMM_WORLD, (PetscInt)n, (PetscInt)n, PETSC_DETERMINE,
                           PETSC_DETERMINE, 0, dnz, 0, onz, A),
              st, fail);
-    TL_PETSC(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), st, fail);
+    TL_PETSC(pl->MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), st, fail);
     for (int64_t i = 0; i < n; i++) {
         PetscInt row = (PetscInt)(rstart + i), k = 0;
         for (int64_t j = m->diag.rowptr[i]; j < m->diag.rowptr[i + 1]; j++)
             cols[k++] = gcol[m->diag.colidx[j]];
-        TL_PETSC(MatSetValues(*A, 1, &row, k, cols, m->diag.val + m->diag.rowptr[i], INSERT_VALUES),
+        TL_PETSC(pl->MatSetValues(*A, 1, &row, k, cols, m->diag.val + m->diag.rowptr[i], INSERT_VALUES),
                  st, fail);
         k = 0;
         for (int64_t j = m->offd.rowptr[i]; j < m->offd.rowptr[i + 1]; j++)
             cols[k++] = gcol[m->nowned + m->offd.colidx[j]];
         if (k)
             TL_PETSC(
-                MatSetValues(*A, 1, &row, k, cols, m->offd.val + m->offd.rowptr[i], INSERT_VALUES),
+                pl->MatSetValues(*A, 1, &row, k, cols, m->offd.val + m->offd.rowptr[i], INSERT_VALUES),
                 st, fail);
     }
-    TL_PETSC(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY), st, fail);
-    TL_PETSC(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY), st, fail);
+    TL_PETSC(pl->MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY), st, fail);
+    TL_PETSC(pl->MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY), st, fail);
 fail:
     tl_halo_xchg_destroy(&hx);
     free(counts);
@@ -260,15 +283,15 @@ static PetscErrorCode progress_monitor(KSP ksp, PetscInt it, PetscReal rnorm, vo
 /* ||v||_2 scaled on the host as trilap's methods measure it
  * (tl_solve_nrm2): VecNorm's read 0 for a residual of 1e-166 (b of
  * 1e-150, converged), on one rank and on two. Collective. */
-static tl_status host_norm(tl_ctx *ctx, Vec v, double *out)
+static tl_status host_norm(tl_ctx *ctx, const tl_petsc_lib *pl, Vec v, double *out)
 {
     tl_status st = TL_OK;
     const PetscScalar *a = NULL;
     PetscInt n = 0;
-    TL_PETSC(VecGetLocalSize(v, &n), st, fail);
-    TL_PETSC(VecGetArrayRead(v, &a), st, fail);
+    TL_PETSC(pl->VecGetLocalSize(v, &n), st, fail);
+    TL_PETSC(pl->VecGetArrayRead(v, &a), st, fail);
     st = tl_solve_nrm2(ctx, a, (int64_t)n, out);
-    TL_PETSC(VecRestoreArrayRead(v, &a), st, fail);
+    TL_PETSC(pl->VecRestoreArrayRead(v, &a), st, fail);
 fail:
     return st;
 }
@@ -276,7 +299,7 @@ fail:
 /* Timed solve ik's result into rep: PETSc's count, recursive residual
  * and reason (b = 0: none ran, x = 0, trilap's verdict), the true
  * residual ||b - A x|| measured here, the verdict on it. */
-static tl_status record_solve(tl_ctx *ctx, KSP ksp, Mat A, Vec b, Vec x, Vec r, const tl_solve_params *p,
+static tl_status record_solve(tl_ctx *ctx, const tl_petsc_lib *pl, KSP ksp, Mat A, Vec b, Vec x, Vec r, const tl_solve_params *p,
                               const char *type, double bnorm, double r0norm, int64_t ik, tl_solve_report *rep)
 {
     tl_status st = TL_OK;
@@ -285,13 +308,13 @@ static tl_status record_solve(tl_ctx *ctx, KSP ksp, Mat A, Vec b, Vec x, Vec r, 
     double tn;
     KSPConvergedReason why = KSP_CONVERGED_ITERATING;
     if (bnorm != 0.0) {
-        TL_PETSC(KSPGetIterationNumber(ksp, &its), st, fail);
-        TL_PETSC(KSPGetResidualNorm(ksp, &rn), st, fail);
-        TL_PETSC(KSPGetConvergedReason(ksp, &why), st, fail);
+        TL_PETSC(pl->KSPGetIterationNumber(ksp, &its), st, fail);
+        TL_PETSC(pl->KSPGetResidualNorm(ksp, &rn), st, fail);
+        TL_PETSC(pl->KSPGetConvergedReason(ksp, &why), st, fail);
     }
-    TL_PETSC(MatMult(A, x, r), st, fail);
-    TL_PETSC(VecAYPX(r, -1.0, b), st, fail);
-    TL_TRYGOTO(host_norm(ctx, r, &tn), st, fail);
+    TL_PETSC(pl->MatMult(A, x, r), st, fail);
+    TL_PETSC(pl->VecAYPX(r, -1.0, b), st, fail);
+    TL_TRYGOTO(host_norm(ctx, pl, r, &tn), st, fail);
     double base = p->base == TL_BASE_R0 ? r0norm : bnorm;
     rep->iterations[ik] = its;
     rep->residuals[ik] = rn / (base > 0 ? base : 1.0);
@@ -307,7 +330,7 @@ static tl_status record_solve(tl_ctx *ctx, KSP ksp, Mat A, Vec b, Vec x, Vec r, 
         rep->res.reason = map_reason(why, tl_solve_benchmark(p));
         /* KSPPIPECG's loop runs while i <= max_it: at its limit it does
          * one iteration more than asked, and counts it */
-        snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s%s", type, KSPConvergedReasons[why],
+        snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s%s", type, (*pl->KSPConvergedReasons)[why],
                  its > p->max_iterations ? "; KSPPIPECG does max_it + 1 iterations at its limit" : "");
     }
     tl_solve_true_verdict(p, &rep->res, tn);
@@ -325,60 +348,62 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
     Vec b = NULL, x = NULL, x0 = NULL, r = NULL;
     KSP ksp = NULL;
     PC pc = NULL;
+    tl_petsc_lib lib, *pl = &lib;
     memset(rep, 0, sizeof *rep);
     TL_TRY(need_mpi(ctx));
     const char *type = tl_petsc_ksp_type(cfg->method->name);
     TL_CHECK(type, TL_ERR_UNSUPPORTED, "no PETSc KSP for method %s", cfg->method->name);
+    TL_TRY(load_agreed(ctx, pl));
     const tl_solve_params *p = &cfg->params;
     int64_t nrep = cfg->repeat, n = m->nowned;
     TL_TRYGOTO(tl_solve_report_alloc(rep, nrep), st, fail);
 
-    TL_TRYGOTO(build_matrix(ctx, m, &A), st, fail);
-    TL_PETSC(MatCreateVecs(A, &x, &b), st, fail);
-    TL_PETSC(VecDuplicate(x, &x0), st, fail);
-    TL_PETSC(VecDuplicate(x, &r), st, fail);
+    TL_TRYGOTO(build_matrix(ctx, pl, m, &A), st, fail);
+    TL_PETSC(pl->MatCreateVecs(A, &x, &b), st, fail);
+    TL_PETSC(pl->VecDuplicate(x, &x0), st, fail);
+    TL_PETSC(pl->VecDuplicate(x, &r), st, fail);
     PetscScalar *a;
-    TL_PETSC(VecGetArray(b, &a), st, fail);
+    TL_PETSC(pl->VecGetArray(b, &a), st, fail);
     memcpy(a, b_local, (size_t)n * sizeof *a);
-    TL_PETSC(VecRestoreArray(b, &a), st, fail);
-    TL_PETSC(VecGetArray(x0, &a), st, fail);
+    TL_PETSC(pl->VecRestoreArray(b, &a), st, fail);
+    TL_PETSC(pl->VecGetArray(x0, &a), st, fail);
     if (x0_local)
         memcpy(a, x0_local, (size_t)n * sizeof *a);
     else
         memset(a, 0, (size_t)n * sizeof *a);
-    TL_PETSC(VecRestoreArray(x0, &a), st, fail);
+    TL_PETSC(pl->VecRestoreArray(x0, &a), st, fail);
 
     double r0norm;
     double bnorm;
     /* as tl_solve_run: on the host, scaled, so that b = 0 means the same */
     TL_TRYGOTO(tl_solve_nrm2(ctx, b_local, n, &bnorm), st, fail);
-    TL_PETSC(MatMult(A, x0, r), st, fail);
-    TL_PETSC(VecAYPX(r, -1.0, b), st, fail);
-    TL_TRYGOTO(host_norm(ctx, r, &r0norm), st, fail);
+    TL_PETSC(pl->MatMult(A, x0, r), st, fail);
+    TL_PETSC(pl->VecAYPX(r, -1.0, b), st, fail);
+    TL_TRYGOTO(host_norm(ctx, pl, r, &r0norm), st, fail);
 
-    TL_PETSC(KSPCreate(PETSC_COMM_WORLD, &ksp), st, fail);
-    TL_PETSC(KSPSetOperators(ksp, A, A), st, fail);
-    TL_PETSC(KSPSetType(ksp, type), st, fail);
-    TL_PETSC(KSPGetPC(ksp, &pc), st, fail);
-    TL_PETSC(PCSetType(pc, cfg->bcfg.precond == TL_PRECOND_JACOBI ? PCJACOBI : PCNONE), st, fail);
+    TL_PETSC(pl->KSPCreate(*pl->PETSC_COMM_WORLD, &ksp), st, fail);
+    TL_PETSC(pl->KSPSetOperators(ksp, A, A), st, fail);
+    TL_PETSC(pl->KSPSetType(ksp, type), st, fail);
+    TL_PETSC(pl->KSPGetPC(ksp, &pc), st, fail);
+    TL_PETSC(pl->PCSetType(pc, cfg->bcfg.precond == TL_PRECOND_JACOBI ? PCJACOBI : PCNONE), st, fail);
     /* BiCGStab: right preconditioning, so r is the true residual as in trilap */
-    if (!cfg->method->spd) TL_PETSC(KSPSetPCSide(ksp, PC_RIGHT), st, fail);
-    TL_PETSC(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED), st, fail);
+    if (!cfg->method->spd) TL_PETSC(pl->KSPSetPCSide(ksp, PC_RIGHT), st, fail);
+    TL_PETSC(pl->KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED), st, fail);
     /* no divergence test: trilap has none either */
-    TL_PETSC(KSPSetTolerances(ksp, p->rtol, p->atol, PETSC_MAX_REAL, (PetscInt)p->max_iterations),
+    TL_PETSC(pl->KSPSetTolerances(ksp, p->rtol, p->atol, PETSC_MAX_REAL, (PetscInt)p->max_iterations),
              st, fail);
-    if (p->base == TL_BASE_R0) TL_PETSC(KSPConvergedDefaultSetUIRNorm(ksp), st, fail);
-    TL_PETSC(KSPSetInitialGuessNonzero(ksp, x0_local ? PETSC_TRUE : PETSC_FALSE), st, fail);
+    if (p->base == TL_BASE_R0) TL_PETSC(pl->KSPConvergedDefaultSetUIRNorm(ksp), st, fail);
+    TL_PETSC(pl->KSPSetInitialGuessNonzero(ksp, x0_local ? PETSC_TRUE : PETSC_FALSE), st, fail);
     /* PETSC_OPTIONS' monitors and viewers (the others were refused at
      * tl_petsc_init): without this call -ksp_monitor and -ksp_view did nothing */
-    TL_PETSC(KSPSetFromOptions(ksp), st, fail);
-    TL_PETSC(KSPSetUp(ksp), st, fail);
+    TL_PETSC(pl->KSPSetFromOptions(ksp), st, fail);
+    TL_PETSC(pl->KSPSetUp(ksp), st, fail);
     tl_solve_params prog = *p; /* progress_at moves with the solves */
     if (p->progress && p->progress->on)
-        TL_PETSC(KSPMonitorSet(ksp, progress_monitor, &prog, NULL), st, fail);
+        TL_PETSC(pl->KSPMonitorSet(ksp, progress_monitor, &prog, NULL), st, fail);
 
     for (int64_t k = 0; k < cfg->warmup + nrep; k++) {
-        TL_PETSC(VecCopy(x0, x), st, fail);
+        TL_PETSC(pl->VecCopy(x0, x), st, fail);
         prog.progress_at = (double)k;
         if (prog.progress) tl_progress_update(prog.progress, (double)k);
         int64_t t0;
@@ -388,19 +413,19 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
          * x0 to rtol ||r0||, and the verdict against rtol ||b|| = 0 was
          * "converged: no") */
         if (bnorm == 0.0)
-            TL_PETSC(VecSet(x, 0.0), st, fail);
+            TL_PETSC(pl->VecSet(x, 0.0), st, fail);
         else
-            TL_PETSC(KSPSolve(ksp, b, x), st, fail);
+            TL_PETSC(pl->KSPSolve(ksp, b, x), st, fail);
         TL_TRYGOTO(tl_time_stop(ctx, t0, &sec), st, fail);
         if (k < cfg->warmup) continue;
-        TL_TRYGOTO(record_solve(ctx, ksp, A, b, x, r, p, type, bnorm, r0norm, k - cfg->warmup, rep), st, fail);
+        TL_TRYGOTO(record_solve(ctx, pl, ksp, A, b, x, r, p, type, bnorm, r0norm, k - cfg->warmup, rep), st, fail);
         rep->times[k - cfg->warmup] = sec;
     }
     TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
     PetscInt mrows, nz;
     MatInfo info;
-    TL_PETSC(MatGetSize(A, &mrows, NULL), st, fail);
-    TL_PETSC(MatGetInfo(A, MAT_GLOBAL_SUM, &info), st, fail);
+    TL_PETSC(pl->MatGetSize(A, &mrows, NULL), st, fail);
+    TL_PETSC(pl->MatGetInfo(A, MAT_GLOBAL_SUM, &info), st, fail);
     nz = (PetscInt)info.nz_used;
     rep->nglobal = mrows;
     rep->nnz = nz;
@@ -411,17 +436,18 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
     rep->omp_threads = 1;
     if (x_out) {
         const PetscScalar *xa;
-        TL_PETSC(VecGetArrayRead(x, &xa), st, fail);
+        TL_PETSC(pl->VecGetArrayRead(x, &xa), st, fail);
         memcpy(x_out, xa, (size_t)n * sizeof *x_out);
-        TL_PETSC(VecRestoreArrayRead(x, &xa), st, fail);
+        TL_PETSC(pl->VecRestoreArrayRead(x, &xa), st, fail);
     }
 fail:
-    if (ksp) KSPDestroy(&ksp);
-    if (b) VecDestroy(&b);
-    if (x) VecDestroy(&x);
-    if (x0) VecDestroy(&x0);
-    if (r) VecDestroy(&r);
-    if (A) MatDestroy(&A);
+    if (ksp) pl->KSPDestroy(&ksp);
+    if (b) pl->VecDestroy(&b);
+    if (x) pl->VecDestroy(&x);
+    if (x0) pl->VecDestroy(&x0);
+    if (r) pl->VecDestroy(&r);
+    if (A) pl->MatDestroy(&A);
+    tl_petsc_lib_unload(pl);
     return st;
 }
 

@@ -1,0 +1,81 @@
+/* PETSc's library found at run time (petsc_lib.h says why). */
+#include "solvers/methods/petsc_lib.h"
+
+#if TL_HAVE_PETSC && TL_HAVE_MPI
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the variable that names another library than the build's */
+#define TL_PETSC_LIB_ENV "TRILAP_PETSC_LIB"
+
+/* dlsym returns an object pointer; POSIX guarantees it converts to the
+ * function's pointer type, which memcpy says without a cast warning */
+static int find(tl_petsc_lib *pl, const char *name, void *member, size_t size)
+{
+    void *p = dlsym(pl->handle, name);
+    if (p) memcpy(member, &p, size);
+    return p != NULL;
+}
+
+/* The first symbol the library lacks, NULL when it has them all. */
+static const char *find_all(tl_petsc_lib *pl)
+{
+#define TL_PETSC_FIND(name)                                       \
+    if (!find(pl, #name, (void *)&pl->name, sizeof pl->name)) \
+        return #name;
+    TL_PETSC_SYMBOLS(TL_PETSC_FIND)
+#undef TL_PETSC_FIND
+    return NULL;
+}
+
+tl_status tl_petsc_lib_load(tl_petsc_lib *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    const char *env = getenv(TL_PETSC_LIB_ENV);
+    const int named = env && *env;
+    pl->path = named ? env : TL_PETSC_LIBRARY;
+    /* PETSc's own libraries resolve against the MPI trilap-solve is
+     * linked with (the same libmpi, already loaded and initialised) */
+    pl->handle = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!pl->handle) {
+        const char *why = dlerror();
+        if (named)
+            return TL_FAIL(TL_ERR_UNSUPPORTED, "--backend petsc: cannot load PETSc's library %s (%s), named by "
+                           TL_PETSC_LIB_ENV, pl->path, why ? why : "no reason given");
+        return TL_FAIL(TL_ERR_UNSUPPORTED,
+                       "--backend petsc: cannot load PETSc's library %s (%s): trilap-solve was built with PETSc %s "
+                       "there; install it again, or name its library in " TL_PETSC_LIB_ENV,
+                       pl->path, why ? why : "no reason given", TL_PETSC_VERSION);
+    }
+    const char *missing = find_all(pl);
+    if (missing) {
+        const char *path = pl->path;
+        tl_petsc_lib_unload(pl);
+        return TL_FAIL(TL_ERR_UNSUPPORTED, "--backend petsc: the library %s%s is no PETSc: it lacks %s", path,
+                       named ? " (" TL_PETSC_LIB_ENV ")" : "", missing);
+    }
+    PetscInt major = 0, minor = 0, subminor = 0, release = 0;
+    if (pl->PetscGetVersionNumber(&major, &minor, &subminor, &release) != 0 || major != PETSC_VERSION_MAJOR ||
+        minor != PETSC_VERSION_MINOR) {
+        const char *path = pl->path;
+        tl_petsc_lib_unload(pl);
+        return TL_FAIL(TL_ERR_UNSUPPORTED,
+                       "--backend petsc: PETSc's library %s is version %d.%d.%d, but trilap-solve was built with "
+                       "PETSc %s (the interface changes between minor versions): rebuild trilap, or name a %d.%d "
+                       "library in " TL_PETSC_LIB_ENV,
+                       path, (int)major, (int)minor, (int)subminor, TL_PETSC_VERSION, PETSC_VERSION_MAJOR,
+                       PETSC_VERSION_MINOR);
+    }
+    return TL_OK;
+}
+
+void tl_petsc_lib_unload(tl_petsc_lib *pl)
+{
+    if (pl->handle) dlclose(pl->handle);
+    memset(pl, 0, sizeof *pl);
+}
+
+#endif
