@@ -1,6 +1,11 @@
 # Feature detection. Each feature is auto-detected unless forced with
 # FEATURE=0 (off) or FEATURE=1 (required: a missing one stops the build).
 # The result lands in build/config.h (TL_HAVE_*) and in `make help`.
+#
+# Every make reads this, the tests' own makes too (some 50 in make check),
+# and each $(shell) is a process (about 0.55 s of CPU a make on the 2-core
+# VM, all told): what only `make help` prints, the versions of MPI, NCCL,
+# PETSc and SimGrid, is read when it prints it (`=`, not `:=`).
 
 CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)))
 NVCC      ?= $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc))
@@ -68,7 +73,7 @@ $(eval $(call feature_check,MPI,$(MPICC),mpicc (install libopenmpi-dev)))
 ifeq ($(HAVE_MPI),1)
   MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -show -c 2>/dev/null | cut -d' ' -f2-)
   MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -show 2>/dev/null | cut -d' ' -f2-)
-  MPI_VERSION_STR := $(shell mpirun --version 2>/dev/null | head -n1)
+  MPI_VERSION_STR = $(shell mpirun --version 2>/dev/null | head -n1)
   MPIRUN ?= $(shell command -v mpirun 2>/dev/null)
 endif
 
@@ -88,7 +93,7 @@ SQLITE_LIBS := $(if $(filter 1,$(HAVE_SQLITE)),$(if $(SQLITE_HOME),-L$(SQLITE_HO
 SIMGRID_H := $(firstword $(wildcard $(SIMGRID_HOME)/include/simgrid/actor.h /usr/include/simgrid/actor.h /usr/local/include/simgrid/actor.h))
 $(eval $(call feature_check,SIMGRID,$(SIMGRID_H),SimGrid (install libsimgrid-dev)))
 SIMGRID_LIBS := $(if $(filter 1,$(HAVE_SIMGRID)),$(if $(SIMGRID_HOME),-L$(SIMGRID_HOME)/lib -Wl$(comma)-rpath$(comma)$(SIMGRID_HOME)/lib) -lsimgrid)
-SIMGRID_VERSION_STR := $(if $(filter 1,$(HAVE_SIMGRID)),$(shell sed -nE 's/^\#define SIMGRID_VERSION_(MAJOR|MINOR|PATCH) *([0-9]*).*/\2/p' $(dir $(SIMGRID_H))version.h | paste -sd. -))
+SIMGRID_VERSION_STR = $(if $(filter 1,$(HAVE_SIMGRID)),$(shell sed -nE 's/^\#define SIMGRID_VERSION_(MAJOR|MINOR|PATCH) *([0-9]*).*/\2/p' $(dir $(SIMGRID_H))version.h | paste -sd. -))
 
 # libFuzzer builds (clang with its fuzzer runtime, e.g. Debian clang +
 # libclang-rt-14-dev): `make fuzz`, and built with the tests when there.
@@ -128,10 +133,10 @@ ifeq ($(HAVE_PETSC),1)
     $(error PETSc needs MPI; build with PETSC=0 or install MPI)
   endif
   PETSC_CFLAGS := $(shell pkg-config --cflags $(PETSC_PC))
-  PETSC_VERSION_STR := $(shell pkg-config --modversion $(PETSC_PC))
+  PETSC_VERSION_STR = $(shell pkg-config --modversion $(PETSC_PC))
 endif
 
 OPENMP ?= 1
 HAVE_OPENMP := $(if $(filter 1,$(OPENMP)),1,0)
 
-NCCL_VERSION_STR := $(if $(filter 1,$(HAVE_NCCL)),$(shell sed -nE 's/^\#define NCCL_(MAJOR|MINOR|PATCH) *([0-9]*).*/\2/p' $(NCCL_H) | paste -sd. -))
+NCCL_VERSION_STR = $(if $(filter 1,$(HAVE_NCCL)),$(shell sed -nE 's/^\#define NCCL_(MAJOR|MINOR|PATCH) *([0-9]*).*/\2/p' $(NCCL_H) | paste -sd. -))

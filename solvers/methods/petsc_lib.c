@@ -10,6 +10,11 @@
 
 /* the variable that names another library than the build's */
 #define TL_PETSC_LIB_ENV "TRILAP_PETSC_LIB"
+/* the version of the headers compiled against (petscversion.h) */
+#define TL_PETSC_STR_(x) #x
+#define TL_PETSC_STR(x) TL_PETSC_STR_(x)
+#define TL_PETSC_HEADERS \
+    TL_PETSC_STR(PETSC_VERSION_MAJOR) "." TL_PETSC_STR(PETSC_VERSION_MINOR) "." TL_PETSC_STR(PETSC_VERSION_SUBMINOR)
 
 /* dlsym returns an object pointer; POSIX guarantees it converts to the
  * function's pointer type, which memcpy says without a cast warning */
@@ -48,7 +53,7 @@ tl_status tl_petsc_lib_load(tl_petsc_lib *pl)
         return TL_FAIL(TL_ERR_UNSUPPORTED,
                        "--backend petsc: cannot load PETSc's library %s (%s): trilap-solve was built with PETSc %s "
                        "there; install it again, or name its library in " TL_PETSC_LIB_ENV,
-                       pl->path, why ? why : "no reason given", TL_PETSC_VERSION);
+                       pl->path, why ? why : "no reason given", TL_PETSC_HEADERS);
     }
     const char *missing = find_all(pl);
     if (missing) {
@@ -66,7 +71,7 @@ tl_status tl_petsc_lib_load(tl_petsc_lib *pl)
                        "--backend petsc: PETSc's library %s is version %d.%d.%d, but trilap-solve was built with "
                        "PETSc %s (the interface changes between minor versions): rebuild trilap, or name a %d.%d "
                        "library in " TL_PETSC_LIB_ENV,
-                       path, (int)major, (int)minor, (int)subminor, TL_PETSC_VERSION, PETSC_VERSION_MAJOR,
+                       path, (int)major, (int)minor, (int)subminor, TL_PETSC_HEADERS, PETSC_VERSION_MAJOR,
                        PETSC_VERSION_MINOR);
     }
     return TL_OK;
