@@ -14,16 +14,20 @@ tl_status tl_mkcost_for(const tl_mcalib *c, const char *calib_path, const tl_mpl
      * file from before the key is */
     const int unnamed = !strcmp(gpu, TL_MCALIB_GPU_UNNAMED);
     const tl_mplatform *own = unnamed ? NULL : tl_mplatform_of_device(gpu);
-    TL_CHECK(c->gpu_mem_gbs > 0 || !unnamed, TL_ERR_INVAL,
-             "calibration %s names no GPU (gpu = %s: no manifest, stream.csv device column or trace of its inputs "
-             "named the GPU measured), so its triad cannot be scaled to %s: put the GPU's CUDA device name in place of "
-             "'unknown', or add 'gpu_mem_gbs = GB/s' (its nominal memory bandwidth) to it, or calibrate again with "
-             "--gpu-mem-gbs",
-             calib_path, TL_MCALIB_GPU_UNNAMED, p->gpu);
+    /* one refusal for a GPU whose nominal bandwidth is not known, worded
+     * for the two ways that happens */
+    char what[256];
+    if (unnamed)
+        snprintf(what, sizeof what, "names no GPU (gpu = %s: no manifest, stream.csv device column or trace of its "
+                 "inputs named the GPU measured)", TL_MCALIB_GPU_UNNAMED);
+    else
+        snprintf(what, sizeof what, "was measured on %.100s, whose nominal memory bandwidth the platform table "
+                 "(model/platform.c) does not know", gpu);
     TL_CHECK(c->gpu_mem_gbs > 0 || own, TL_ERR_INVAL,
-             "calibration %s was measured on %s, whose nominal memory bandwidth the platform table (model/platform.c) "
-             "does not know, so its triad cannot be scaled to %s: add 'gpu_mem_gbs = GB/s' (the vendor's figure) to "
-             "it, or calibrate again with --gpu-mem-gbs", calib_path, gpu, p->gpu);
+             "calibration %s %s, so its triad cannot be scaled to %s: %sadd 'gpu_mem_gbs = GB/s' (%s) to it, or "
+             "calibrate again with --gpu-mem-gbs",
+             calib_path, what, p->gpu, unnamed ? "put the GPU's CUDA device name in place of 'unknown', or " : "",
+             unnamed ? "its nominal memory bandwidth" : "the vendor's figure");
     *k = (tl_mkcost){.fixed_s = 1e-6 * c->pcg_fixed_us / 4, /* dot, precond, SpMV, update on one rank */
                      .calib_nominal_gbs = c->gpu_mem_gbs > 0 ? c->gpu_mem_gbs : own->mem_gbs,
                      .calib_gpu = unnamed ? "a GPU its inputs do not name" : gpu};

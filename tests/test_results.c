@@ -531,6 +531,17 @@ static void made_and_said(const char *t, const char *cmd, const char *const *sai
     tl_test_output_free(&o);
 }
 
+/* Each of files (NULL-ended), under t, was written. */
+static void all_written(const char *t, const char *const *files)
+{
+    for (size_t k = 0; files[k]; k++) {
+        char p[1024];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", t, files[k]);
+        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
+    }
+}
+
 /* A results file's folder or a trace folder not there yet is made before
  * the work and said in one line naming it, the same in the three programs
  * (tl_results_make_folder), so that a typo shows at once; before, each
@@ -551,13 +562,8 @@ TL_TEST(results_folder_made_and_said)
     const char *const bench_said[] = {"trilap-bench: note: --results b/r.csv: created folder b\n", NULL};
     made_and_said(t, bench, bench_said);
     static const char *const files[] = {"f/x/r.csv", "ft/trace.rank0.csv", "s/r.csv", "st/a/trace.rank0.csv",
-                                        "b/r.csv"};
-    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
-        char p[1024];
-        struct stat sb;
-        snprintf(p, sizeof p, "%s/%s", t, files[k]);
-        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
-    }
+                                        "b/r.csv", NULL};
+    all_written(t, files);
 }
 
 /* Every output's folder, not only --results' and --trace's, is made before
@@ -579,13 +585,8 @@ TL_TEST(output_folders_made_and_said)
                                       "trilap-solve: note: --solution so/x.mtx: created folder so\n", NULL};
     made_and_said(t, solve, solve_said);
     made_and_said(t, solve, NULL);
-    static const char *const files[] = {"sg/x/s.csv", "en/e.csv", "sl/d/p-000002.txt", "h/x/h.csv", "so/x.mtx"};
-    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
-        char p[1024];
-        struct stat sb;
-        snprintf(p, sizeof p, "%s/%s", t, files[k]);
-        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
-    }
+    static const char *const files[] = {"sg/x/s.csv", "en/e.csv", "sl/d/p-000002.txt", "h/x/h.csv", "so/x.mtx", NULL};
+    all_written(t, files);
 }
 
 /* trilap-model says the folders of its outputs as the measuring programs
@@ -599,13 +600,8 @@ TL_TEST(model_output_folders_said)
     made_and_said(t, "trilap-model platform -o mp/x/p.txt", NULL);
     const char *const tristream_said[] = {"trilap-model: note: --results mr/r.csv: created folder mr\n", NULL};
     made_and_said(t, "trilap-model tristream --results mr/r.csv", tristream_said);
-    static const char *const files[] = {"mp/x/p.txt", "mr/r.csv", "mr/manifest.txt"};
-    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
-        char p[1024];
-        struct stat sb;
-        snprintf(p, sizeof p, "%s/%s", t, files[k]);
-        TL_ASSERT_MSG(stat(p, &sb) == 0, "%s not written", p);
-    }
+    static const char *const files[] = {"mp/x/p.txt", "mr/r.csv", "mr/manifest.txt", NULL};
+    all_written(t, files);
 }
 
 TL_TEST_MAIN(out_set_labels_and_landings, header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
