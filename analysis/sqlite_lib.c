@@ -5,23 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/dl.h"
 #include "runtime/error.h"
-
-/* dlsym returns an object pointer; POSIX guarantees it converts to the
- * function's pointer type, which memcpy says without a cast warning */
-static int find(tl_an_sqlite *sq, const char *name, void *fn, size_t size)
-{
-    void *p = dlsym(sq->lib, name);
-    if (p) memcpy(fn, &p, size);
-    return p != NULL;
-}
 
 static const char *find_all(tl_an_sqlite *sq)
 {
-#define FIND(f)                                              \
-    do {                                                     \
-        if (!find(sq, "sqlite3_" #f, &sq->f, sizeof sq->f)) \
-            return "sqlite3_" #f;                            \
+#define FIND(f)                                                          \
+    do {                                                                 \
+        if (!tl_dl_symbol(sq->lib, "sqlite3_" #f, &sq->f, sizeof sq->f)) \
+            return "sqlite3_" #f;                                        \
     } while (0)
     FIND(open_v2);
     FIND(close);

@@ -57,10 +57,12 @@ ifeq ($(HAVE_CUDA),1)
   NCCL_LIB := $(firstword $(wildcard $(NCCL_HOME)/lib/libnccl.so /usr/lib/x86_64-linux-gnu/libnccl.so /usr/lib/x86_64-linux-gnu/libnccl.so.2 $(CUDA_LIBDIR)/libnccl.so))
   CUPTI_H := $(firstword $(wildcard $(CUDA_INC)/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))
   CUPTI_LIB := $(firstword $(wildcard $(CUDA_LIBDIR)/libcupti.so $(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so))
-  # cuSPARSE ships with the toolkit; the solvers' CUDA backend links it
-  CUSPARSE_LIB := $(wildcard $(CUDA_LIBDIR)/libcusparse.so)
-  ifeq ($(CUSPARSE_LIB),)
-    $(error CUDA at $(CUDA_HOME) has no libcusparse.so (the solvers' CUDA backend needs it); build with CUDA=0)
+  # cuSPARSE ships with the toolkit; the solvers' CUDA backend compiles
+  # against its header and loads its library for --spmv cusparse
+  # (solvers/backends/cuda/cusparse_lib.h)
+  CUSPARSE_H := $(wildcard $(CUDA_INC)/cusparse.h)
+  ifeq ($(CUSPARSE_H),)
+    $(error CUDA at $(CUDA_HOME) has no include/cusparse.h (the solvers' CUDA backend needs it); build with CUDA=0)
   endif
 endif
 $(eval $(call feature_check,NCCL,$(and $(NCCL_H),$(NCCL_LIB)),NCCL (nccl.h and libnccl.so; set NCCL_HOME)))

@@ -35,7 +35,9 @@ EXT_CFLAGS :=
 EXT_LIBS :=
 ifeq ($(HAVE_CUDA),1)
   EXT_CFLAGS += -I$(CUDA_INC)
-  EXT_LIBS += -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -lcusparse
+  # cuSPARSE is not linked: trilap-solve loads it for --spmv cusparse alone
+  # (solvers/backends/cuda/cusparse_lib.h); the run path finds it there
+  EXT_LIBS += -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
   ifeq ($(HAVE_NCCL),1)
     EXT_CFLAGS += -I$(dir $(NCCL_H))
     EXT_LIBS += -L$(dir $(NCCL_LIB)) -Wl,-rpath,$(dir $(NCCL_LIB)) -lnccl

@@ -2,7 +2,7 @@ MODULES += runtime
 runtime_C := runtime/error.c runtime/check.c runtime/options.c runtime/timing.c runtime/results.c \
   runtime/manifest.c runtime/command.c runtime/comm.c runtime/comm_threads.c runtime/comm_mpi.c runtime/launch.c runtime/gpu.c runtime/gpumem.c runtime/role.c runtime/schedule.c \
   runtime/clock.c runtime/progress.c runtime/nccl.c runtime/evtimer.c runtime/devcomm.c runtime/devcomm_nccl.c runtime/devcomm_host.c runtime/tmpfile.c runtime/out.c runtime/hostmem.c runtime/hostshare.c runtime/results_folder.c \
-  runtime/provenance.c runtime/gzin.c runtime/manifest_run.c
+  runtime/provenance.c runtime/gzin.c runtime/manifest_run.c runtime/dl.c
 runtime_CU :=
 
 HOST_TESTS += test_options test_results test_manifest test_launch test_progress

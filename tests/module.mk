@@ -53,7 +53,7 @@ test_reliability_interrupt_DEPS := runtime
 # with the sanitizers.
 FUZZ_AN_SRC := $(filter-out analysis/main.c,$(analysis_C)) probes/trace.c probes/trace_read.c probes/trace_write.c \
   runtime/error.c runtime/role.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/hostmem.c runtime/options.c \
-  runtime/clock.c runtime/progress.c runtime/gzin.c
+  runtime/clock.c runtime/progress.c runtime/gzin.c runtime/dl.c
 FUZZ_TRACE := $(BUILD)/fuzz/fuzz_trace
 FUZZ_NSYS := $(BUILD)/fuzz/fuzz_nsys
 $(FUZZ_TRACE) $(FUZZ_NSYS): $(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/%.o $(call fuzz_objs,$(FUZZ_AN_SRC))

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/dl.h"
+
 /* the variable that names another library than the build's */
 #define TL_PETSC_LIB_ENV "TRILAP_PETSC_LIB"
 /* the version of the headers compiled against (petscversion.h) */
@@ -16,20 +18,11 @@
 #define TL_PETSC_HEADERS \
     TL_PETSC_STR(PETSC_VERSION_MAJOR) "." TL_PETSC_STR(PETSC_VERSION_MINOR) "." TL_PETSC_STR(PETSC_VERSION_SUBMINOR)
 
-/* dlsym returns an object pointer; POSIX guarantees it converts to the
- * function's pointer type, which memcpy says without a cast warning */
-static int find(tl_petsc_lib *pl, const char *name, void *member, size_t size)
-{
-    void *p = dlsym(pl->handle, name);
-    if (p) memcpy(member, &p, size);
-    return p != NULL;
-}
-
 /* The first symbol the library lacks, NULL when it has them all. */
 static const char *find_all(tl_petsc_lib *pl)
 {
-#define TL_PETSC_FIND(name)                                       \
-    if (!find(pl, #name, (void *)&pl->name, sizeof pl->name)) \
+#define TL_PETSC_FIND(name)                                                   \
+    if (!tl_dl_symbol(pl->handle, #name, (void *)&pl->name, sizeof pl->name)) \
         return #name;
     TL_PETSC_SYMBOLS(TL_PETSC_FIND)
 #undef TL_PETSC_FIND

@@ -8,19 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the legacy API is not used; its deprecation attributes would warn */
-#define DISABLE_CUSPARSE_DEPRECATED 1
-#include <cusparse.h>
-
 #include "runtime/check.h"
+#include "solvers/backends/cuda/cusparse_lib.h"
 #include "solvers/backends/cuda/kernels.h"
 
-#define TL_CUSPARSE(expr)                                                                          \
-    do {                                                                                           \
-        cusparseStatus_t cs_ = (expr);                                                             \
-        if (cs_ != CUSPARSE_STATUS_SUCCESS)                                                        \
-            return tl_error_report(TL_ERR_CUDA, TL_FILE_, __LINE__, #expr, "cuSPARSE: %s",         \
-                                   cusparseGetErrorString(cs_));                                   \
+/* a call of sp's loaded cuSPARSE, its failure reported in its words */
+#define TL_CUSPARSE(sp, fn, ...)                                                                    \
+    do {                                                                                            \
+        cusparseStatus_t cs_ = (sp)->cs.fn(__VA_ARGS__);                                            \
+        if (cs_ != CUSPARSE_STATUS_SUCCESS)                                                         \
+            return tl_error_report(TL_ERR_CUDA, TL_FILE_, __LINE__, #fn, "cuSPARSE: %s",            \
+                                   (sp)->cs.cusparseGetErrorString(cs_));                           \
     } while (0)
 
 typedef struct cu_block {
@@ -37,6 +35,7 @@ struct tl_cu_spmv {
     tl_cu_spmv_config cfg;
     cu_block diag, offd;
     cusparseHandle_t h;
+    tl_cusparse_lib cs; /* loaded for TL_SPMV_CUSPARSE only */
     /* the dot in the product's pass (trilap's row kernel only): a partial
      * per block of the larger grid (a block per 1,024 rows), a counter per
      * block (diag, offd), the interior rows' sum the ghost block's pass
@@ -110,11 +109,11 @@ done:
     return st;
 }
 
-static void block_free(cu_block *b)
+static void block_free(tl_cu_spmv *sp, cu_block *b)
 {
-    if (b->mat) cusparseDestroySpMat(b->mat);
-    if (b->vx) cusparseDestroyDnVec(b->vx);
-    if (b->vy) cusparseDestroyDnVec(b->vy);
+    if (b->mat) sp->cs.cusparseDestroySpMat(b->mat);
+    if (b->vx) sp->cs.cusparseDestroyDnVec(b->vx);
+    if (b->vy) sp->cs.cusparseDestroyDnVec(b->vy);
     cudaFree(b->d_buf);
     cudaFree(b->a.d_rowptr);
     cudaFree(b->a.d_colidx);
@@ -146,9 +145,10 @@ static tl_status dot_alloc(tl_cu_spmv *sp, cudaStream_t s)
 void tl_cu_spmv_destroy(tl_cu_spmv **sp)
 {
     if (!sp || !*sp) return;
-    block_free(&(*sp)->diag);
-    block_free(&(*sp)->offd);
-    if ((*sp)->h) cusparseDestroy((*sp)->h);
+    block_free(*sp, &(*sp)->diag);
+    block_free(*sp, &(*sp)->offd);
+    if ((*sp)->h) (*sp)->cs.cusparseDestroy((*sp)->h);
+    tl_cusparse_lib_unload(&(*sp)->cs);
     cudaFree((*sp)->d_part);
     cudaFree((*sp)->d_mid);
     cudaFree((*sp)->d_count);
@@ -160,12 +160,11 @@ static tl_status cusparse_setup(tl_cu_spmv *sp, cu_block *b)
 {
     tl_cu_csr *a = &b->a;
     if (a->nrows == 0) return TL_OK;
-    TL_CUSPARSE(cusparseCreateCsr(&b->mat, a->nrows, a->ncols, a->nnz, a->d_rowptr, a->d_colidx,
-                                  a->d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    TL_CUSPARSE(sp, cusparseCreateCsr, &b->mat, a->nrows, a->ncols, a->nnz, a->d_rowptr, a->d_colidx, a->d_val,
+                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
     /* placeholder pointers: the vectors' values are set per call */
-    TL_CUSPARSE(cusparseCreateDnVec(&b->vx, a->ncols, a->d_val, CUDA_R_64F));
-    TL_CUSPARSE(cusparseCreateDnVec(&b->vy, a->nrows, a->d_val, CUDA_R_64F));
+    TL_CUSPARSE(sp, cusparseCreateDnVec, &b->vx, a->ncols, a->d_val, CUDA_R_64F);
+    TL_CUSPARSE(sp, cusparseCreateDnVec, &b->vy, a->nrows, a->d_val, CUDA_R_64F);
     return TL_OK;
 }
 
@@ -188,9 +187,10 @@ tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cf
     sp->offd.yoff = m->ninterior;
     sp->offd.xoff = m->nowned;
     if (cfg->impl == TL_SPMV_CUSPARSE) {
-        cusparseStatus_t cs = cusparseCreate(&sp->h);
-        TL_CHECKGOTO(cs == CUSPARSE_STATUS_SUCCESS, TL_ERR_CUDA, st, fail, "cusparseCreate: %s",
-                     cusparseGetErrorString(cs));
+        TL_TRYGOTO(tl_cusparse_lib_load(&sp->cs), st, fail);
+        cusparseStatus_t status = sp->cs.cusparseCreate(&sp->h);
+        TL_CHECKGOTO(status == CUSPARSE_STATUS_SUCCESS, TL_ERR_CUDA, st, fail, "cusparseCreate: %s",
+                     sp->cs.cusparseGetErrorString(status));
         TL_TRYGOTO(cusparse_setup(sp, &sp->diag), st, fail);
         TL_TRYGOTO(cusparse_setup(sp, &sp->offd), st, fail);
     } else if (sp->diag.a.tpr > 0) {
@@ -212,20 +212,20 @@ static tl_status cusparse_run(tl_cu_spmv *sp, cu_block *b, const double *d_x, do
     if (b->a.nrows == 0) return TL_OK;
     double one = 1.0, beta = accumulate ? 1.0 : 0.0;
     cusparseSpMVAlg_t alg = (cusparseSpMVAlg_t)sp->cfg.cusparse_alg;
-    TL_CUSPARSE(cusparseSetStream(sp->h, s));
-    TL_CUSPARSE(cusparseDnVecSetValues(b->vx, (void *)(d_x + b->xoff)));
-    TL_CUSPARSE(cusparseDnVecSetValues(b->vy, (void *)(d_y + b->yoff)));
+    TL_CUSPARSE(sp, cusparseSetStream, sp->h, s);
+    TL_CUSPARSE(sp, cusparseDnVecSetValues, b->vx, (void *)(d_x + b->xoff));
+    TL_CUSPARSE(sp, cusparseDnVecSetValues, b->vy, (void *)(d_y + b->yoff));
     if (!b->ready) {
         size_t bytes = 0;
-        TL_CUSPARSE(cusparseSpMV_bufferSize(sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat,
-                                            b->vx, &beta, b->vy, CUDA_R_64F, alg, &bytes));
+        TL_CUSPARSE(sp, cusparseSpMV_bufferSize, sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat, b->vx,
+                    &beta, b->vy, CUDA_R_64F, alg, &bytes);
         TL_CUDA(cudaMalloc(&b->d_buf, bytes ? bytes : 1));
-        TL_CUSPARSE(cusparseSpMV_preprocess(sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat,
-                                            b->vx, &beta, b->vy, CUDA_R_64F, alg, b->d_buf));
+        TL_CUSPARSE(sp, cusparseSpMV_preprocess, sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat, b->vx,
+                    &beta, b->vy, CUDA_R_64F, alg, b->d_buf);
         b->ready = 1;
     }
-    TL_CUSPARSE(cusparseSpMV(sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat, b->vx, &beta,
-                             b->vy, CUDA_R_64F, alg, b->d_buf));
+    TL_CUSPARSE(sp, cusparseSpMV, sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat, b->vx, &beta, b->vy,
+                CUDA_R_64F, alg, b->d_buf);
     return TL_OK;
 }
 
