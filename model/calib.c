@@ -520,6 +520,13 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
                          gpu == 1 ? "gpu" : "gpu_mem_gbs", gpu == 1 ? gpu_line : mem_line);
             goto done;
         }
+        /* an empty value read as no key would be a file from before it, an
+         * H200's calibration (jobs.c), whatever GPU it measured */
+        if (gpu == 1 && !c->gpu[0]) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: gpu = (nothing): name the GPU measured (its CUDA device name), or "
+                         "'" TL_MCALIB_GPU_UNNAMED "' with gpu_mem_gbs", path, lineno);
+            goto done;
+        }
         if (gpu == 1) gpu_line = lineno;
         if (gpu == 2) mem_line = lineno;
         if (gpu) continue;

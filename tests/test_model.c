@@ -2614,6 +2614,14 @@ TL_TEST(calibration_gpu_scales_kernels)
     TL_ASSERT_STREQ(c.gpu, "");
     TL_ASSERT_OK(tl_mkcost_for(&c, "calib-h200.txt", a100, &k));
     TL_ASSERT_NEAR(k.gbs, c.pcg_bw_frac * c.triad_gbs * 2039 / 4800, 1e-9);
+    /* a key without a value is no key from before it: refused, not an
+     * H200's (it was read as one, whatever GPU the file measured) */
+    static const char *const empty[] = {"gpu =\n", "gpu =   # an A100\n"};
+    for (int i = 0; i < 2; i++) {
+        int before = tl_error_reported();
+        TL_ASSERT_MSG(tl_mcalib_load(&c, calib_with("empty.txt", empty[i])) != TL_OK, "'%s' accepted", empty[i]);
+        TL_ASSERT_EQ(tl_error_reported(), before + 1);
+    }
 }
 
 /* A calibration of a GPU the platform table does not know is refused for
