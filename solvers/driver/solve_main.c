@@ -36,393 +36,7 @@
 #include "solvers/dist/partition.h"
 #include "solvers/methods/petsc_solve.h"
 #include "solvers/methods/solve.h"
-
-#define PROGRAM "trilap-solve"
-enum { MAX_SOLVERS = 8 };
-
-typedef struct solve_opts {
-    const char *solver, *schedule, *partition;
-    int precond;   /* PRECOND_* */
-    int rtol_base; /* tl_rtol_base */
-    int backend; /* index into solve_backends */
-    double rtol, atol;
-    int64_t max_iterations, warmup, warmup_iterations, repeat, residual_replacement, omp_threads;
-    const char *results, *trace, *history, *solution;
-    int monitor, stats, progress;
-    /* CUDA backend */
-    const char *spmv;
-    int cusparse_alg; /* CUSPARSE_ALG_* */
-    int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, op_timer_every, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, persistent;
-    int spmv_dot;
-    int scalars; /* tl_ask_scalars */
-    int64_t check_every;
-    const char *matrix, *rhs, *x0; /* positional */
-    /* the matrix as the reports name it: a gen: spec with its parameter,
-     * default or given (tl_gen_spec_name), else `matrix` */
-    const char *matrix_name;
-    char gen_name[160];
-    const tl_method *methods[MAX_SOLVERS];
-    int nmethods;
-    const tl_schedule *schedules[TL_SCHED_COUNT];
-    int nschedules;
-    struct spmv_choice {
-        int impl, tpr, alg; /* tpr, alg: -2 when the entry leaves them to the options */
-        char label[32];
-    } spmvs[8];
-    int nspmvs;
-} solve_opts;
-
-/* the names of the choice options' values, indexed by what the code switches on */
-enum { PRECOND_AUTO, PRECOND_NONE, PRECOND_JACOBI };
-static const char *const precond_names[] = {[PRECOND_AUTO] = "auto", [PRECOND_NONE] = "none",
-                                            [PRECOND_JACOBI] = "jacobi"};
-static const char *const rtol_base_names[] = {[TL_BASE_B] = "b", [TL_BASE_R0] = "r0"};
-enum { CUSPARSE_ALG_DEFAULT, CUSPARSE_ALG_CSR1, CUSPARSE_ALG_CSR2 };
-static const char *const cusparse_alg_names[] = {
-    [CUSPARSE_ALG_DEFAULT] = "default", [CUSPARSE_ALG_CSR1] = "csr1", [CUSPARSE_ALG_CSR2] = "csr2"};
-static const char *const scalars_names[] = {
-    [TL_ASK_SCALARS_AUTO] = "auto", [TL_ASK_SCALARS_HOST] = "host", [TL_ASK_SCALARS_PROGRAM] = "program"};
-
-/* One run of the lists given (schedule x SpMV x method): an immutable
- * description made by each rank from the read-only options and passed
- * down; no rank writes shared state to say what it runs. */
-typedef struct solve_run {
-    const tl_method *method;
-    const tl_schedule *schedule;
-    const struct spmv_choice *spmv;
-} solve_run;
-
-/* What every rank thread receives: the options, read only, and the one
- * result rank 0 hands back to main (read after the launcher joined). */
-typedef struct solve_job {
-    const solve_opts *o;
-    int not_converged;    /* written by rank 0 only */
-    tl_results_rows rows; /* rank 0: the lines the runs' rows took in --results, for the manifest */
-    tl_manifest_run mr;   /* rank 0: this command's block in manifest.txt */
-} solve_job;
-
-#define O(f) offsetof(solve_opts, f)
-/* --backend: what runs a configuration, as rows. host and cuda run
- * trilap's methods on a backend's operations (ops); petsc runs a solver of
- * its own (run: PETSc's KSP, solvers/methods/petsc_solve.h), set up once
- * per process. Nothing else in this file names a backend. */
-typedef enum { SOLVE_HOST, SOLVE_CUDA, SOLVE_PETSC, SOLVE_NBACKENDS } solve_backend_id;
-typedef tl_status (*solve_run_fn)(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solve_config *cfg,
-                                  const double *b, const double *x0, double *x,
-                                  tl_solve_report *rep);
-typedef struct solve_backend {
-    const char *name; /* first: the option table reads it */
-    const tl_backend_ops *ops;
-    solve_run_fn run;                     /* instead of ops */
-    tl_status (*setup)(tl_ctx *ctx);      /* once per process, before the runs */
-    tl_status (*teardown)(tl_ctx *ctx);   /* after them, also after a failure */
-    const char *schedule_label;           /* the results' schedule column; NULL: the run's */
-    int device;                           /* one GPU per rank: GPU setup, SpMV label, choices */
-    const char *no_warmup_iterations;     /* why --warmup-iterations cannot be honoured */
-    const char *own_solver;               /* runs a solver of its own: trilap's method options refused */
-    const char *mpi_only;                 /* needs MPI ranks: why the thread launcher is refused */
-    int omp;                              /* runs trilap's OpenMP loops: --omp-threads acts */
-    const char *options_env;              /* its own options' variable, checked before the launch */
-    /* the first of those options refused (into name): its line's format, NULL when none */
-    const char *(*option_refused)(const char *options, char *name, size_t nname);
-} solve_backend;
-/* a build without PETSc says so in the run (its stub's message) */
-#if TL_HAVE_PETSC && TL_HAVE_MPI
-#define SOLVE_PETSC_MPI_ONLY \
-    "PETSc needs MPI ranks (mpirun -np N trilap-solve --backend petsc ...); the thread launcher is not supported"
-#else
-#define SOLVE_PETSC_MPI_ONLY NULL
-#endif
-static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
-    [SOLVE_HOST] = {.name = "host", .ops = &tl_backend_host_ops, .omp = 1},
-    [SOLVE_CUDA] = {.name = "cuda", .ops = &tl_backend_cuda_ops, .device = 1},
-    [SOLVE_PETSC] = {.name = "petsc",
-                     .run = tl_petsc_solve_run,
-                     .setup = tl_petsc_init,
-                     .teardown = tl_petsc_finalize,
-                     .schedule_label = "petsc",
-                     .no_warmup_iterations = "its warm-up solves run --max-iterations",
-                     .own_solver = "runs PETSc's own KSP",
-                     .mpi_only = SOLVE_PETSC_MPI_ONLY,
-                     .options_env = "PETSC_OPTIONS",
-                     .option_refused = tl_petsc_option_refused},
-};
-
-static const tl_option solve_options[] = {
-    {.name = "solver",
-     .type = TL_OPT_STRING,
-     .offset = O(solver),
-     .def = "pipecg",
-     .metavar = "NAME[,NAME]",
-     .help = "cg|pcg|pipecg|bicgstab|pipebicgstab; a comma list runs each in turn"},
-    {.name = "precond",
-     .type = TL_OPT_ENUM,
-     .offset = O(precond),
-     .def = "auto",
-     TL_OPT_CHOICES(precond_names),
-     .help = "preconditioner; auto: none for cg, jacobi for the others"},
-    {.name = "rtol",
-     .type = TL_OPT_DOUBLE,
-     .offset = O(rtol),
-     .def = "1e-8",
-     .metavar = "X",
-     .help = "stop when ||r|| <= rtol * base (0 with --atol 0: fixed-iteration mode)",
-     .min = 0,
-     .max = 1},
-    {.name = "atol",
-     .type = TL_OPT_DOUBLE,
-     .offset = O(atol),
-     .def = "0",
-     .metavar = "X",
-     .help = "stop when ||r|| <= atol",
-     .min = 0,
-     .max = 1e300},
-    {.name = "rtol-base",
-     .type = TL_OPT_ENUM,
-     .offset = O(rtol_base),
-     .def = "b",
-     TL_OPT_CHOICES(rtol_base_names),
-     .help = "what rtol is relative to: ||b|| or the initial residual ||r0||"},
-    {.name = "max-iterations",
-     .type = TL_OPT_INT,
-     .offset = O(max_iterations),
-     .def = "10000",
-     .metavar = "N",
-     .help = "iteration limit (the exact count in fixed-iteration mode)",
-     .min = 0,
-     .max = 1e12},
-    {.name = "schedule",
-     .type = TL_OPT_STRING,
-     .offset = O(schedule),
-     .def = "three-split",
-     .metavar = "S[,S..]",
-     .help = "overlap schedule sync|two-stream|three-naive|three-split (sync: none; three-split: "
-             "allreduce on its own channel); a comma list or `all` runs each in turn"},
-    {.name = "backend",
-     .type = TL_OPT_ENUM,
-     .offset = O(backend),
-     .def = "host",
-     .table = solve_backends,
-     .table_stride = sizeof solve_backends[0],
-     .table_count = SOLVE_NBACKENDS,
-     .help = "host: OpenMP + MPI/threads; cuda: one GPU per rank (or ranks sharing GPUs over "
-             "--device-comm host); petsc: PETSc KSP (MPI only)"},
-    {.name = "partition",
-     .type = TL_OPT_STRING,
-     .offset = O(partition),
-     .def = "auto",
-     .metavar = "SPEC",
-     .help = "metis|metis-recursive|block|FILE (Matrix Market integer vector); auto: metis if "
-             "built, else block"},
-    {.name = "warmup",
-     .type = TL_OPT_INT,
-     .offset = O(warmup),
-     .def = "1",
-     .metavar = "N",
-     .help = "untimed solves before the timed ones",
-     .min = 0,
-     .max = 1000000},
-    {.name = "warmup-iterations",
-     .type = TL_OPT_INT,
-     .offset = O(warmup_iterations),
-     .def = "0",
-     .metavar = "N",
-     .help = "iteration limit of each warm-up solve (0: --max-iterations, as the timed ones)",
-     .min = 0,
-     .max = 1e12},
-    {.name = "repeat",
-     .type = TL_OPT_INT,
-     .offset = O(repeat),
-     .def = "3",
-     .metavar = "N",
-     .help = "timed solves (min/median/max reported)",
-     .min = 1,
-     .max = 1000000},
-    {.name = "residual-replacement",
-     .type = TL_OPT_INT,
-     .offset = O(residual_replacement),
-     .def = "0",
-     .metavar = "N",
-     .help = "pipebicgstab: recompute r = b - Ax and the auxiliary vectors every N iterations",
-     .min = 0,
-     .max = 1e12},
-    {.name = "omp-threads",
-     .type = TL_OPT_INT,
-     .offset = O(omp_threads),
-     .def = "0",
-     .metavar = "N",
-     .help = "OpenMP threads per rank (0: OMP_NUM_THREADS, else cores / ranks on the host)",
-     .min = 0,
-     .max = 4096},
-    {.name = "results",
-     .type = TL_OPT_STRING,
-     .offset = O(results),
-     .metavar = "FILE",
-     .help = "append one CSV row per timed solve; manifest.txt beside it"},
-    {.name = "trace",
-     .type = TL_OPT_STRING,
-     .offset = O(trace),
-     .metavar = "DIR",
-     .help = "write trace.rank<R>.csv (host ranges per operation, iteration markers) to DIR"},
-    {.name = "cupti",
-     .type = TL_OPT_FLAG,
-     .offset = O(cupti),
-     .def = "0",
-     .help = "with --trace and --backend cuda: also record kernels and copies with CUPTI"},
-    {.name = "history",
-     .type = TL_OPT_STRING,
-     .offset = O(history),
-     .metavar = "FILE",
-     .help = "write the residual history of the last solve (CSV)"},
-    {.name = "monitor",
-     .type = TL_OPT_FLAG,
-     .offset = O(monitor),
-     .def = "0",
-     .help = "print every residual norm of the last solve on stderr"},
-    {.name = "progress",
-     .type = TL_OPT_FLAG,
-     .offset = O(progress),
-     .help = "a progress line on stderr (solves done, time left) even when it is not a terminal (on a "
-             "terminal it is always on)"},
-    {.name = "solution",
-     .type = TL_OPT_STRING,
-     .offset = O(solution),
-     .metavar = "FILE",
-     .help = "write x (Matrix Market array, global order) of the last solve"},
-    {.name = "spmv",
-     .type = TL_OPT_STRING,
-     .offset = O(spmv),
-     .def = "trilap",
-     .metavar = "IMPL[,IMPL..]",
-     .help = "cuda: SpMV implementation, trilap[:T] (its CSR kernel, T threads per row) or "
-             "cusparse[:default|csr1|csr2] (cuSPARSE's generic SpMV); a comma list runs each in "
-             "turn"},
-    {.name = "cusparse-alg",
-     .type = TL_OPT_ENUM,
-     .offset = O(cusparse_alg),
-     .def = "default",
-     TL_OPT_CHOICES(cusparse_alg_names),
-     .help = "cuda --spmv cusparse: CUSPARSE_SPMV_ALG_DEFAULT, CSR_ALG1 or CSR_ALG2"},
-    {.name = "spmv-threads-per-row",
-     .type = TL_OPT_INT,
-     .offset = O(spmv_tpr),
-     .def = "0",
-     .metavar = "T",
-     .help = "cuda --spmv trilap: threads per row 1, 2, 4, ..., 32; 0 by row length; -1 the "
-             "nonzero split (irregular rows)",
-     .min = -1,
-     .max = 32},
-    {.name = "stream-priorities",
-     .type = TL_OPT_FLAG,
-     .offset = O(stream_priorities),
-     .def = "0",
-     .help = "cuda: the P2P and collective streams get a higher priority than compute"},
-    {.name = "split-max-ctas",
-     .type = TL_OPT_INT,
-     .offset = O(split_max_ctas),
-     .def = "0",
-     .metavar = "N",
-     .help = "cuda: maxCTAs of the split communicator (0: NCCL's default)",
-     .min = 0,
-     .max = 1024},
-    {.name = "split-min-ctas",
-     .type = TL_OPT_INT,
-     .offset = O(split_min_ctas),
-     .def = "0",
-     .metavar = "N",
-     .help = "cuda: minCTAs of the split communicator (0: NCCL's default)",
-     .min = 0,
-     .max = 1024},
-    {.name = "op-timer",
-     .type = TL_OPT_FLAG,
-     .offset = O(op_timer),
-     .def = "1",
-     .help = "cuda: per-operation times from CUDA events (--no-op-timer: none, for the fastest "
-             "loop)"},
-    {.name = "op-timer-every",
-     .type = TL_OPT_INT,
-     .offset = O(op_timer_every),
-     .def = "32",
-     .metavar = "N",
-     .help = "cuda, with the op timer: time one call in N of each operation (the first, then every "
-             "N-th) and scale to all calls: events between kernels cost them their programmatic "
-             "early launch, so timing every call (1) slows the loop it measures",
-     .min = 1,
-     .max = 1000000},
-    {.name = "fuse",
-     .type = TL_OPT_FLAG,
-     .offset = O(fuse),
-     .def = "0",
-     .help = "cuda, pipecg and pipebicgstab on scalar programs: each update pass also applies the "
-             "preconditioner and computes the next reduction's local dots (off: separate update, "
-             "precond and dot kernels; solvers/backends/cuda/README.md says why that is the "
-             "default)"},
-    {.name = "fuse-tail",
-     .type = TL_OPT_FLAG,
-     .offset = O(fuse_tail),
-     .def = "0",
-     .help = "cuda, pipecg and pipebicgstab on scalar programs: the update kernel, then the "
-             "preconditioner and the next reduction's local dots in one kernel (off: three "
-             "kernels; the same values; --fuse takes precedence)"},
-    {.name = "spmv-dot",
-     .type = TL_OPT_FLAG,
-     .offset = O(spmv_dot),
-     .def = "1",
-     .help = "cg and pcg on scalar programs: the local (p, A p) in the product's pass (cuda: "
-             "trilap's row kernel, where the SpMV and the dot share a stream; else a dot kernel "
-             "after it; off: always the dot kernel)"},
-    {.name = "prefetch",
-     .type = TL_OPT_FLAG,
-     .offset = O(prefetch),
-     .def = "0",
-     .help = "cuda: the dot, update and fused-pass kernels prefetch each thread's next entry into "
-             "L2, one grid stride ahead (the same values)"},
-    {.name = "pdl",
-     .type = TL_OPT_FLAG,
-     .offset = O(pdl),
-     .def = "1",
-     .help = "cuda: launch the solver's kernels by programmatic dependent launch (compute "
-             "capability 9.0 and up; elsewhere ignored): each may start while the one before it "
-             "drains (the same values)"},
-    {.name = "persistent",
-     .type = TL_OPT_FLAG,
-     .offset = O(persistent),
-     .def = "0",
-     .help = "cuda, pipecg on scalar programs: the iterations in one persistent kernel whose "
-             "blocks take the tiles of the product, the dots with Jacobi and the update in "
-             "dependency order (one rank, Jacobi, --spmv trilap, mapped registers; printed off "
-             "elsewhere)"},
-    {.name = "regs-copy",
-     .type = TL_OPT_FLAG,
-     .offset = O(regs_copy),
-     .def = "0",
-     .help = "cuda, scalar programs: copy each iteration's registers to the host with a "
-             "cudaMemcpyAsync on the update stream (default: the kernel writes them to mapped "
-             "host memory, no copy on the stream)"},
-    {.name = "scalars",
-     .type = TL_OPT_ENUM,
-     .offset = O(scalars),
-     .def = "auto",
-     TL_OPT_CHOICES(scalars_names),
-     .help = "pipecg, pipebicgstab, cg, pcg: host reads every reduction and computes the scalars; "
-             "program: scalar programs compute them where the backend runs them (on the GPU for "
-             "cuda), convergence read asynchronously; auto: program for cuda"},
-    {.name = "check-every",
-     .type = TL_OPT_INT,
-     .offset = O(check_every),
-     .def = "4",
-     .metavar = "N",
-     .help = "with scalar programs: the host reads the residual norms every N iterations, N late",
-     .min = 1,
-     .max = 31},
-    {.name = "stats",
-     .type = TL_OPT_FLAG,
-     .offset = O(stats),
-     .def = "1",
-     .help = "print the per-operation and per-rank halo tables (--no-stats: omit)"},
-};
-#undef O
+#include "solvers/driver/solve_opts.h"
 
 /* Rank 0: matrix, vectors, partition. */
 /* cg, pcg and pipecg assume a symmetric (positive definite) matrix; on
@@ -442,14 +56,6 @@ static void warn_nonsymmetric(const solve_opts *o, const tl_csr *a)
     }
 }
 
-/* The preconditioner a method runs with under these options. */
-static tl_precond run_precond(const solve_opts *o, const tl_method *m)
-{
-    return o->precond == PRECOND_JACOBI ? TL_PRECOND_JACOBI
-           : o->precond == PRECOND_NONE ? TL_PRECOND_NONE
-                                        : m->default_precond;
-}
-
 /* Jacobi divides by the diagonal: a zero there (or none) is refused before
  * any run, naming the matrix and the first such row. The backends' own
  * check names no matrix and stops only the run that reaches it, after the
@@ -460,7 +66,7 @@ static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
 {
     const char *who = NULL;
     for (int k = 0; k < o->nmethods && !who; k++)
-        if (run_precond(o, o->methods[k]) == TL_PRECOND_JACOBI) who = o->methods[k]->name;
+        if (tl_solve_cli_run_precond(o, o->methods[k]) == TL_PRECOND_JACOBI) who = o->methods[k]->name;
     if (!who) return TL_OK;
     int64_t first = -1, zeros = tl_csr_zero_diagonal(a, &first);
     TL_INPUT_CHECK(zeros == 0, TL_ERR_NUMERIC,
@@ -572,7 +178,7 @@ static tl_status check_scale(const solve_opts *o, const tl_csr *a, const double 
                    inputs, norm, nr, TL_SOLVE_NORM_MIN, scaled, x0 ? "them" : "it");
     int done[2] = {0, 0}; /* none, Jacobi: each measured once */
     for (int k = 0; k < o->nmethods; k++) {
-        tl_precond pc = run_precond(o, o->methods[k]);
+        tl_precond pc = tl_solve_cli_run_precond(o, o->methods[k]);
         int j = pc == TL_PRECOND_JACOBI;
         if (done[j]++) continue;
         TL_TRY(check_matrix_scale(o, a, pc, norm, nr));
@@ -664,14 +270,6 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     return TL_OK;
 }
 
-/* cusparseSpMVAlg_t values (cusparse.h: DEFAULT 0, CSR_ALG1 2, CSR_ALG2 3),
- * kept here so that this file needs no CUDA header */
-static int cusparse_alg_value(int alg)
-{
-    static const int value[] = {[CUSPARSE_ALG_DEFAULT] = 0, [CUSPARSE_ALG_CSR1] = 2, [CUSPARSE_ALG_CSR2] = 3};
-    return value[alg];
-}
-
 /* "SCHEDULE.SOLVER.SPMV", a part for each list of several entries, so that
  * no run's files overwrite another's; "" when one run is all there is. */
 static void run_name(char *buf, size_t n, const solve_opts *o, const solve_run *run)
@@ -723,7 +321,7 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
         .bcfg = {.schedule = run->schedule,
                  .omp_threads = (int)o->omp_threads,
                  .spmv = sp->impl,
-                 .cusparse_alg = sp->alg != -2 ? sp->alg : cusparse_alg_value(o->cusparse_alg),
+                 .cusparse_alg = sp->alg != -2 ? sp->alg : tl_solve_cli_cusparse_alg_value(o->cusparse_alg),
                  .spmv_threads_per_row = sp->tpr != -2 ? sp->tpr : (int)o->spmv_tpr,
                  .stream_priorities = o->stream_priorities,
                  .split_max_ctas = (int)o->split_max_ctas,
@@ -750,7 +348,7 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
         .repeat = o->repeat,
         .warmup_iterations = o->warmup_iterations,
     };
-    cfg->bcfg.precond = run_precond(o, run->method);
+    cfg->bcfg.precond = tl_solve_cli_run_precond(o, run->method);
     return TL_OK;
 }
 
@@ -1101,136 +699,6 @@ fail:
     return st;
 }
 
-/* A comma list option (--solver, --schedule, --spmv) as its entries. */
-enum { MAX_LIST = 8, LIST_ENTRY = 48 };
-typedef struct name_list {
-    int n;
-    char entry[MAX_LIST][LIST_ENTRY];
-} name_list;
-
-/* Split `text` on every comma; NULL, or why the list cannot be run: an
- * empty entry (a comma at either end or two together, which strtok passed
- * over in silence), an entry given twice (its runs would write the same
- * files), more than `max` entries. */
-static const char *split_list(const char *text, int max, name_list *l, char *why, size_t nwhy)
-{
-    l->n = 0;
-    for (const char *p = text;; p++) {
-        size_t len = strcspn(p, ",");
-        if (len == 0) return "an empty entry (a comma at either end, or two together)";
-        if (l->n == max) {
-            snprintf(why, nwhy, "more than %d entries", max);
-            return why;
-        }
-        snprintf(l->entry[l->n], LIST_ENTRY, "%.*s", (int)len, p);
-        for (int k = 0; k < l->n; k++)
-            if (strcmp(l->entry[k], l->entry[l->n]) == 0) {
-                snprintf(why, nwhy, "'%s' twice (its runs would write the same files)", l->entry[k]);
-                return why;
-            }
-        l->n++;
-        p += len;
-        if (!*p) return NULL;
-    }
-}
-
-/* why = "'ENTRY' is not a WHAT: a, b or c" from a table whose entries
- * start with their name (tl_methods, tl_schedules), then `tail`. */
-static const char *not_one_of(char *why, size_t nwhy, const char *entry, const char *what, const void *table,
-                              size_t stride, int count, const char *tail)
-{
-    size_t at = (size_t)snprintf(why, nwhy, "'%s' is not a %s:", entry, what);
-    for (int i = 0; i < count && at < nwhy; i++) {
-        const char *name = *(const char *const *)((const char *)table + (size_t)i * stride);
-        at += (size_t)snprintf(why + at, nwhy - at, "%s %s", i == 0 ? "" : i + 1 == count ? " or" : ",", name);
-    }
-    if (at < nwhy) snprintf(why + at, nwhy - at, "%s", tail);
-    return why;
-}
-
-/* One --spmv entry, trilap[:T] or cusparse[:ALG], into *c; 0 on success.
- * T: threads per row (1..32, -1 the nonzero split), ALG: default|csr1|csr2. */
-static int parse_spmv(const char *entry, struct spmv_choice *c)
-{
-    char tok[LIST_ENTRY];
-    snprintf(tok, sizeof tok, "%s", entry);
-    char *arg = strchr(tok, ':');
-    if (arg) *arg++ = 0;
-    c->tpr = c->alg = -2;
-    if (strcmp(tok, "trilap") == 0) {
-        c->impl = 0;
-        char *end = NULL;
-        long t = arg ? strtol(arg, &end, 10) : 0;
-        if (arg && (end == arg || *end || !(t == -1 || (t >= 1 && t <= 32 && (t & (t - 1)) == 0)))) return -1;
-        if (arg) c->tpr = (int)t;
-    } else if (strcmp(tok, "cusparse") == 0) {
-        c->impl = 1;
-        if (arg) {
-            int alg = CUSPARSE_ALG_CSR2;
-            while (alg >= 0 && strcmp(arg, cusparse_alg_names[alg]) != 0) alg--;
-            if (alg < 0) return -1;
-            c->alg = cusparse_alg_value(alg);
-        }
-    } else {
-        return -1;
-    }
-    snprintf(c->label, sizeof c->label, "%s", entry);
-    return 0;
-}
-
-/* --spmv trilap[:T],cusparse[:ALG],... -> o->spmvs; NULL, or why not. */
-static const char *parse_spmvs(solve_opts *o, char *why, size_t nwhy)
-{
-    name_list l;
-    const char *bad = split_list(o->spmv, MAX_LIST, &l, why, nwhy);
-    if (bad) return bad;
-    for (o->nspmvs = 0; o->nspmvs < l.n; o->nspmvs++)
-        if (parse_spmv(l.entry[o->nspmvs], &o->spmvs[o->nspmvs]) != 0) {
-            snprintf(why, nwhy, "'%s' is not trilap[:T] (T 1, 2, 4, 8, 16, 32 or -1) or cusparse[:default|csr1|csr2]",
-                     l.entry[o->nspmvs]);
-            return why;
-        }
-    return NULL;
-}
-
-/* --schedule a,b or all -> o->schedules; NULL, or why not. */
-static const char *parse_schedules(solve_opts *o, char *why, size_t nwhy)
-{
-    o->nschedules = 0;
-    if (strcmp(o->schedule, "all") == 0) {
-        for (int i = 0; i < TL_SCHED_COUNT; i++)
-            o->schedules[o->nschedules++] = &tl_schedules[i];
-        return NULL;
-    }
-    name_list l;
-    const char *bad = split_list(o->schedule, TL_SCHED_COUNT, &l, why, nwhy);
-    if (bad) return bad;
-    for (; o->nschedules < l.n; o->nschedules++) {
-        const tl_schedule *sc = tl_schedule_find(l.entry[o->nschedules]);
-        if (!sc)
-            return not_one_of(why, nwhy, l.entry[o->nschedules], "schedule", tl_schedules, sizeof tl_schedules[0],
-                              TL_SCHED_COUNT, " (or all, alone)");
-        o->schedules[o->nschedules] = sc;
-    }
-    return NULL;
-}
-
-/* --solver a,b,c -> o->methods; NULL, or why not. */
-static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
-{
-    name_list l;
-    const char *bad = split_list(o->solver, MAX_SOLVERS, &l, why, nwhy);
-    if (bad) return bad;
-    for (o->nmethods = 0; o->nmethods < l.n; o->nmethods++) {
-        const tl_method *m = tl_method_find(l.entry[o->nmethods]);
-        if (!m)
-            return not_one_of(why, nwhy, l.entry[o->nmethods], "solver", tl_methods, sizeof tl_methods[0], tl_nmethods,
-                              "");
-        o->methods[o->nmethods] = m;
-    }
-    return NULL;
-}
-
 /* --results or the manifest.txt beside it over an input: the clash every
  * other output gets, before the results file is read (--results A.mtx
  * A.mtx said the matrix's header was not the results', exit 1); 1 after
@@ -1323,27 +791,6 @@ static int outputs_refused(const solve_opts *o)
                         return 2;
                 }
             }
-    return 0;
-}
-
-/* The list options, each into its runs; 0, or 2 after one line naming the
- * option, the list and what is wrong with it. */
-static int parse_lists(solve_opts *o)
-{
-    const struct {
-        const char *option, *text;
-        const char *(*parse)(solve_opts *o, char *why, size_t nwhy);
-    } lists[] = {{"solver", o->solver, parse_solvers},
-                 {"spmv", o->spmv, parse_spmvs},
-                 {"schedule", o->schedule, parse_schedules}};
-    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
-        char why[256];
-        const char *bad = lists[k].parse(o, why, sizeof why);
-        if (bad) {
-            fprintf(stderr, "%s: invalid --%s '%s': %s (try --help)\n", PROGRAM, lists[k].option, lists[k].text, bad);
-            return 2;
-        }
-    }
     return 0;
 }
 
@@ -1585,7 +1032,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     memset(&lo, 0, sizeof lo);
     const tl_optgroup groups[] = {
-        {"Solver", solve_options, sizeof solve_options / sizeof solve_options[0], &o},
+        {"Solver", tl_solve_cli_options, tl_solve_cli_noptions, &o},
         {"Launch", tl_launch_options, tl_launch_noptions, &lo},
     };
     const tl_optspec spec = {
@@ -1619,7 +1066,7 @@ int main(int argc, char **argv)
     /* a malformed list first, then what this backend or these runs do not act on */
     char no_gpu[32];
     snprintf(no_gpu, sizeof no_gpu, "--backend %s", sb->name);
-    int refused = parse_lists(&o) != 0 || device_options_refused(&o, &res, sb) || run_options_refused(&o, &res, sb) ||
+    int refused = tl_solve_cli_parse_lists(&o) != 0 || device_options_refused(&o, &res, sb) || run_options_refused(&o, &res, sb) ||
                   tl_launch_opts_refused(PROGRAM, &lo, &res, sb->device ? NULL : no_gpu);
     free(res.positional); /* and what tl_opts_given reads */
     if (refused) return 2;
