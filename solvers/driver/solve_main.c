@@ -270,47 +270,6 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     return TL_OK;
 }
 
-/* "SCHEDULE.SOLVER.SPMV", a part for each list of several entries, so that
- * no run's files overwrite another's; "" when one run is all there is. */
-static void run_name(char *buf, size_t n, const solve_opts *o, const solve_run *run)
-{
-    const char *parts[3] = {o->nschedules > 1 ? run->schedule->name : NULL,
-                            o->nmethods > 1 ? run->method->name : NULL, o->nspmvs > 1 ? run->spmv->label : NULL};
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < 3; k++)
-        if (parts[k] && at < n) at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "." : "", parts[k]);
-}
-
-/* "x.mtx" for one run; "x[.SCHEDULE][.SOLVER][.SPMV].mtx" with several:
- * the run's name before the extension (and a .gz after it), so that the
- * files keep their type and compression (x.mtx.gz.cg was plain text) */
-static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
-                            const solve_run *run)
-{
-    char name[256];
-    run_name(name, sizeof name, o, run);
-    if (!strcmp(path, "/dev/null")) name[0] = '\0'; /* it takes every run's output (as root /dev/null.cg was made) */
-    const char *slash = strrchr(path, '/');
-    size_t b = slash ? (size_t)(slash + 1 - path) : 0, len = strlen(path);
-    size_t end = len - b > 3 && tl_out_names_gzip(path) ? len - 3 : len, at = end;
-    for (size_t k = end; k > b + 1; k--) /* a name's leading dot starts no extension */
-        if (path[k - 1] == '.') {
-            at = k - 1;
-            break;
-        }
-    snprintf(buf, n, "%.*s%s%s%s", (int)at, path, name[0] ? "." : "", name, path + at);
-}
-
-/* The run's trace folder: DIR for one run, DIR/SCHEDULE.SOLVER.SPMV (the
- * parts of run_name) with several, each trace holding one run. */
-static void per_run_trace(char *buf, size_t n, const solve_opts *o, const solve_run *run)
-{
-    char name[256];
-    run_name(name, sizeof name, o, run);
-    snprintf(buf, n, "%s%s%s", o->trace, name[0] ? "/" : "", name);
-}
-
 /* The configuration of one run from the options and its description. */
 static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_config *cfg)
 {
@@ -405,7 +364,7 @@ static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run 
     const solve_backend *sb = &solve_backends[o->backend];
     char sub[256];
     int traced = 0;
-    run_name(sub, sizeof sub, o, run);
+    tl_solve_cli_run_name(sub, sizeof sub, o, run);
     const tl_probes_session session = {.sub = sub, .cupti = -1};
     TL_TRY(tl_probes_session_open(ctx, &session, &traced)); /* collective, agreed */
     if (traced) tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
@@ -436,7 +395,7 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
         /* the writers make the folders (runtime/out.h, tl_results_append) */
         if (o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep, rows);
         if (lst == TL_OK && o->history) {
-            per_solver_path(path, sizeof path, o->history, o, run);
+            tl_solve_cli_run_file_path(path, sizeof path, o->history, o, run);
             tl_error_context_begin(&k, "--history");
             lst = tl_solve_history_write(path, &rep->res);
             tl_error_context_end(&k);
@@ -453,7 +412,7 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
     if (ctx->rank == 0) {
-        per_solver_path(path, sizeof path, o->solution, o, run);
+        tl_solve_cli_run_file_path(path, sizeof path, o->solution, o, run);
         tl_error_context_begin(&k, "--solution");
         lst = tl_mm_write_vector(path, xg, dm->nglobal);
         tl_error_context_end(&k);
@@ -512,7 +471,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (o->trace) {
             char dir[4096];
-            per_run_trace(dir, sizeof dir, o, run);
+            tl_solve_cli_run_trace_folder(dir, sizeof dir, o, run);
             printf("trace: %s\n", dir);
         }
         if (cuda) print_cuda_choice(ctx, o, run, &cfg, &caps, &choice);
@@ -553,7 +512,7 @@ static char *trace_folders(const solve_opts *o)
             for (int k = 0; k < o->nmethods; k++) {
                 const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
                 char dir[4096];
-                per_run_trace(dir, sizeof dir, o, &run);
+                tl_solve_cli_run_trace_folder(dir, sizeof dir, o, &run);
                 at += (size_t)snprintf(buf + at, n - at, " %s", dir);
             }
     snprintf(buf + at, n - at, "\n");
@@ -745,7 +704,7 @@ static int outputs_refused(const solve_opts *o)
     /* the folder above the runs' (HC/cg could not be made under a file HC) */
     if (o->results && o->trace && runs > 1 && tl_out_set_meets(&beside, PROGRAM, "--trace", o->trace)) return 2;
     /* the names given, once: several runs name a file each after them
-     * (per_solver_path), which a stream has not (`-` made -.cg, -.pcg)
+     * (tl_solve_cli_run_file_path), which a stream has not (`-` made -.cg, -.pcg)
      * and a folder should not (it made sub/.cg, sub/.pcg) */
     for (size_t f = 0; runs > 1 && f < sizeof files / sizeof files[0]; f++) {
         if (!files[f].path || !strcmp(files[f].path, "/dev/null")) continue;
@@ -763,10 +722,10 @@ static int outputs_refused(const solve_opts *o)
             for (int k = 0; k < o->nmethods; k++) {
                 const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
                 if (o->trace) {
-                    per_run_trace(path, sizeof path, o, &run);
+                    tl_solve_cli_run_trace_folder(path, sizeof path, o, &run);
                     if (tl_out_check_as("--trace", tl_out_check_folder, path) != TL_OK) return 1;
                     char name[256], what[64];
-                    run_name(name, sizeof name, o, &run);
+                    tl_solve_cli_run_name(name, sizeof name, o, &run);
                     snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's folder)" : "--trace", name);
                     /* each folder against the results only */
                     if (o->results && tl_out_set_meets(&beside, PROGRAM, what, path)) return 2;
@@ -784,7 +743,7 @@ static int outputs_refused(const solve_opts *o)
                 }
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
-                    per_solver_path(path, sizeof path, files[f].path, o, &run);
+                    tl_solve_cli_run_file_path(path, sizeof path, files[f].path, o, &run);
                     if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK) return 1;
                     if (tl_out_replaces_input(PROGRAM, files[f].option, path, inputs, ninputs) ||
                         tl_out_set_add(&seen, PROGRAM, files[f].option, path))

@@ -142,4 +142,13 @@ int tl_solve_cli_cusparse_alg_value(int alg);
  * after one line naming the option, the list and what is wrong with it */
 int tl_solve_cli_parse_lists(solve_opts *o);
 
+
+/* solve_run_paths.c: a run's name, "SCHEDULE.SOLVER.SPMV" with a part for
+ * each list of several entries ("" for the one run there is); the path
+ * of its file of a --history or --solution path (x.mtx, x.RUN.mtx); its
+ * --trace folder (DIR, DIR/RUN) */
+void tl_solve_cli_run_name(char *buf, size_t n, const solve_opts *o, const solve_run *run);
+void tl_solve_cli_run_file_path(char *buf, size_t n, const char *path, const solve_opts *o, const solve_run *run);
+void tl_solve_cli_run_trace_folder(char *buf, size_t n, const solve_opts *o, const solve_run *run);
+
 #endif
