@@ -151,4 +151,21 @@ void tl_solve_cli_run_name(char *buf, size_t n, const solve_opts *o, const solve
 void tl_solve_cli_run_file_path(char *buf, size_t n, const char *path, const solve_opts *o, const solve_run *run);
 void tl_solve_cli_run_trace_folder(char *buf, size_t n, const solve_opts *o, const solve_run *run);
 
+
+/* solve_refusals.c: what is refused before any work, each after one line
+ * on stderr: every output the runs will write (1 where the file system
+ * refuses a path, 2 where the options clash; else 0); the options only
+ * CUDA acts on given to another backend, --cupti without --trace (1); the
+ * options none of this command's runs act on (1); a --partition naming no
+ * method and no file (1 for a missing file, 2 for a typo); an empty file
+ * name (2); a text output under a .tlcsr name (2); fixed-iteration mode
+ * with --max-iterations 0 (2) */
+int tl_solve_cli_outputs_refused(const solve_opts *o);
+int tl_solve_cli_device_options_refused(const solve_opts *o, const tl_optresult *res, const solve_backend *sb);
+int tl_solve_cli_run_options_refused(const solve_opts *o, const tl_optresult *res, const solve_backend *sb);
+int tl_solve_cli_partition_missing(const char *spec);
+int tl_solve_cli_file_name_empty(const tl_optspec *spec, const solve_opts *o);
+int tl_solve_cli_output_named_binary(const solve_opts *o);
+int tl_solve_cli_fixed_iterations_refused(const solve_opts *o);
+
 #endif
