@@ -168,4 +168,13 @@ int tl_solve_cli_file_name_empty(const tl_optspec *spec, const solve_opts *o);
 int tl_solve_cli_output_named_binary(const solve_opts *o);
 int tl_solve_cli_fixed_iterations_refused(const solve_opts *o);
 
+
+/* solve_inputs.c, on rank 0: the matrix, b (ones without a file), x0
+ * (a file's or none), checked before any run, and the partition into
+ * nparts parts, described into partdesc; then its warnings on stderr */
+tl_status tl_solve_cli_load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0, int **part,
+                                   char *partdesc, size_t ndesc);
+void tl_solve_cli_warn_nonsymmetric(const solve_opts *o, const tl_csr *a);
+void tl_solve_cli_warn_omp_threads(const tl_ctx *ctx, const solve_opts *o);
+
 #endif
