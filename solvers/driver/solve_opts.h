@@ -18,7 +18,6 @@
 #include "solvers/methods/petsc_solve.h"
 #include "solvers/methods/solve.h"
 
-
 #define PROGRAM "trilap-solve"
 enum { MAX_SOLVERS = 8 };
 
@@ -142,7 +141,6 @@ int tl_solve_cli_cusparse_alg_value(int alg);
  * after one line naming the option, the list and what is wrong with it */
 int tl_solve_cli_parse_lists(solve_opts *o);
 
-
 /* solve_run_paths.c: a run's name, "SCHEDULE.SOLVER.SPMV" with a part for
  * each list of several entries ("" for the one run there is); the path
  * of its file of a --history or --solution path (x.mtx, x.RUN.mtx); its
@@ -150,7 +148,6 @@ int tl_solve_cli_parse_lists(solve_opts *o);
 void tl_solve_cli_run_name(char *buf, size_t n, const solve_opts *o, const solve_run *run);
 void tl_solve_cli_run_file_path(char *buf, size_t n, const char *path, const solve_opts *o, const solve_run *run);
 void tl_solve_cli_run_trace_folder(char *buf, size_t n, const solve_opts *o, const solve_run *run);
-
 
 /* solve_refusals.c: what is refused before any work, each after one line
  * on stderr: every output the runs will write (1 where the file system
@@ -168,7 +165,6 @@ int tl_solve_cli_file_name_empty(const tl_optspec *spec, const solve_opts *o);
 int tl_solve_cli_output_named_binary(const solve_opts *o);
 int tl_solve_cli_fixed_iterations_refused(const solve_opts *o);
 
-
 /* solve_inputs.c, on rank 0: the matrix, b (ones without a file), x0
  * (a file's or none), checked before any run, and the partition into
  * nparts parts, described into partdesc; then its warnings on stderr */
@@ -176,5 +172,10 @@ tl_status tl_solve_cli_load_inputs(const solve_opts *o, int nparts, tl_csr *a, d
                                    char *partdesc, size_t ndesc);
 void tl_solve_cli_warn_nonsymmetric(const solve_opts *o, const tl_csr *a);
 void tl_solve_cli_warn_omp_threads(const tl_ctx *ctx, const solve_opts *o);
+
+/* solve_runs.c: a rank's work (arg: its solve_job): rank 0 reads the
+ * inputs, every rank gets its rows, then every run of the lists in turn;
+ * rank 0 writes the reports, the results and the manifest. Collective. */
+tl_status tl_solve_cli_rank_main(tl_ctx *ctx, void *arg);
 
 #endif
