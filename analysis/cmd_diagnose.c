@@ -14,99 +14,10 @@
 #include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 
-/* ---- the rules ----------------------------------------------------------- */
-
-static void name_fit(char *out, size_t n, int len)
-{
-    if (len >= 0 && (size_t)len < n) return;
-    if (n > 4) memcpy(out + n - 4, "...", 4);
-}
-
-/* What findings call an operation: "nccl:all_reduce 8.2 MB on process
- * group 0 (default_pg, ranks 0-1) on stream 40" where the trace names it,
- * "ncclDevKernel_AllReduce_Sum_f64_RING_LL (kernel) on the coll stream
- * 14" where only the kernel says. */
-static void op_name(const diag_state *s, const op_acc *a, char *out, size_t n)
-{
-    int len;
-    if (a->named && a->stream)
-        len = snprintf(out, n, "%s on stream %llu", tl_an_names_get(s->names, a->label),
-                       (unsigned long long)a->stream);
-    else if (a->named)
-        len = snprintf(out, n, "%s (the host)", tl_an_names_get(s->names, a->label));
-    else
-        len = snprintf(out, n, "%s (kernel; the trace names no operation) on the %s stream %llu",
-                       tl_an_names_short(s->names, a->kernel), tl_role_name((tl_role)a->lane),
-                       (unsigned long long)a->stream);
-    name_fit(out, n, len);
-}
-
-static void say(evidence *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(evidence *e, const char *fmt, ...)
-{
-    if (e->len >= sizeof e->text - 1) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(e->text + e->len, sizeof e->text - e->len, fmt, ap);
-    va_end(ap);
-    if (n > 0) e->len += (size_t)n;
-    if (e->len >= sizeof e->text) e->len = sizeof e->text - 1;
-}
-
-static void also(measured *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void also(measured *m, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(m->also, sizeof m->also, fmt, ap);
-    va_end(ap);
-    name_fit(m->also, sizeof m->also, len);
-}
-
 /* ">=" when x passes a lower bound, "<" when it does not. */
 static const char *ge(double x, double thr) { return x >= thr ? ">=" : "<"; }
 
 static double pct_of_w(const rank_diag *d, int64_t x) { return d->w > 0 ? 100.0 * (double)x / (double)d->w : 0; }
-
-static int64_t acc_field(const op_acc *a, size_t off) { return *(const int64_t *)(const void *)((const char *)a + off); }
-
-/* The (up to) n operations of rank d with the largest int64 field at
- * offset `off` (total, exposed, queued), that field > 0; their count. */
-static size_t top_ops(const rank_diag *d, size_t off, size_t *idx, size_t n)
-{
-    size_t m = 0;
-    for (size_t a = 0; a < d->nacc; a++) {
-        int64_t v = acc_field(&d->acc[a], off);
-        if (v <= 0) continue;
-        size_t p = m < n ? m++ : n;
-        if (p == n && v <= acc_field(&d->acc[idx[n - 1]], off)) continue;
-        if (p == n) p = n - 1;
-        while (p > 0 && acc_field(&d->acc[idx[p - 1]], off) < v) {
-            idx[p] = idx[p - 1];
-            p--;
-        }
-        idx[p] = a;
-    }
-    return m;
-}
-
-/* "      most exposed: OP: n operations, X us of Y us ..." for the top three. */
-static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, size_t off, const char *what)
-{
-    size_t idx[3];
-    size_t m = top_ops(d, off, idx, 3);
-    char nm[DIAG_NAME_LEN];
-    for (size_t i = 0; i < m; i++) {
-        const op_acc *a = &d->acc[idx[i]];
-        op_name(s, a, nm, sizeof nm);
-        if (off == offsetof(op_acc, total))
-            say(e, "      %s %s: %zu operation%s, %.1f us\n", i ? "then" : what, nm, a->n, a->n == 1 ? "" : "s",
-                US(a->total));
-        else
-            say(e, "      %s %s: %zu operation%s, %.1f us not under compute of their %.1f us\n", i ? "then" : what,
-                nm, a->n, a->n == 1 ? "" : "s", US(acc_field(a, off)), US(a->total));
-    }
-}
 
 /* A rank without GPU lanes (trilap-solve --backend host, the FDTD on the
  * CPU) computes and communicates on the host: nothing is staged, no stream
@@ -119,7 +30,7 @@ static int host_only_rank_because(const diag_state *s, size_t r, measured *mv, c
 {
     if (!tl_an_rank_host_only(&s->res[r])) return 0;
     mv->value = NAN;
-    also(mv, "a host-only rank: no GPU, its host computes and communicates");
+    tl_diag_also(mv, "a host-only rank: no GPU, its host computes and communicates");
     mv->na = why;
     return 1;
 }
@@ -140,18 +51,18 @@ static int serial_common(const diag_state *s, size_t r, measured *mv, int by_hos
     /* who carries most of the communication decides which rule it is */
     if ((d->u_host > d->u_nccl) != by_host) {
         mv->value = NAN;
-        also(mv, "%s carries most: see %s", by_host ? "NCCL" : "the host",
-             by_host ? "serialised-communicators" : "serialised-host-lane");
+        tl_diag_also(mv, "%s carries most: see %s", by_host ? "NCCL" : "the host",
+                     by_host ? "serialised-communicators" : "serialised-host-lane");
         return 0;
     }
     int substantial = p >= o->min_comm_share && c >= o->min_comm_share;
     int together = both >= o->both_iters || d->n_either == 0;
     if (d->n_either)
-        also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; both %.1f %% of iters %s %g", p, c,
-             substantial ? ">=" : "<", o->min_comm_share, both, ge(both, o->both_iters), o->both_iters);
+        tl_diag_also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; both %.1f %% of iters %s %g", p, c,
+                     substantial ? ">=" : "<", o->min_comm_share, both, ge(both, o->both_iters), o->both_iters);
     else /* iterations without communication, or none marked */
-        also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; %s", p, c, substantial ? ">=" : "<", o->min_comm_share,
-             s->res[r].nslices ? "no iteration communicates" : "no iterations marked");
+        tl_diag_also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; %s", p, c, substantial ? ">=" : "<", o->min_comm_share,
+                     s->res[r].nslices ? "no iteration communicates" : "no iterations marked");
     return substantial && together && isfinite(cc) && cc < o->serial_overlap;
 }
 
@@ -162,23 +73,23 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
     double p = pct_of_w(d, tl_an_m_union(m, TL_AN_C_P2P_ALL)), c = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COLL_ALL));
     double cc = 100 * tl_an_m_ccover(m);
     if (d->n_either)
-        say(e, "    rank %d: p2p %.1f%% and coll %.1f%% of the window, both in %zu of %zu iterations, overlapping in "
-               "%zu of them (comm_comm %.2f%%)\n",
+        tl_diag_say(e, "    rank %d: p2p %.1f%% and coll %.1f%% of the window, both in %zu of %zu iterations, "
+                       "overlapping in %zu of them (comm_comm %.2f%%)\n",
             d->rank, p, c, d->n_both, d->n_either, d->n_both_overlap, cc);
     else /* a program that marks no iterations (injection, nsys): the window */
-        say(e, "    rank %d: p2p %.1f%% and coll %.1f%% of the window, no iterations marked, so over the whole "
-               "window (comm_comm %.2f%%)\n",
+        tl_diag_say(e, "    rank %d: p2p %.1f%% and coll %.1f%% of the window, no iterations marked, so over the whole "
+                       "window (comm_comm %.2f%%)\n",
             d->rank, p, c, cc);
     if (d->ex_iter >= 0)
-        say(e, "      e.g. iteration %lld: p2p %.1f..%.1f us, coll %.1f..%.1f us (relative to the window start): one "
-               "waits for the other\n",
+        tl_diag_say(e, "      e.g. iteration %lld: p2p %.1f..%.1f us, coll %.1f..%.1f us (relative to the window "
+                       "start): one waits for the other\n",
             (long long)d->ex_iter, US(d->ex_p2p[0] - d->w0), US(d->ex_p2p[1] - d->w0), US(d->ex_coll[0] - d->w0),
             US(d->ex_coll[1] - d->w0));
     for (int k = 0; k < 2 && d->ex_iter >= 0; k++)
         if (d->ex_label[k] >= 0) {
             char nm[DIAG_NAME_LEN];
-            op_name(s, &d->acc[d->ex_label[k]], nm, sizeof nm);
-            say(e, "      its %s: %s\n", k ? "collective" : "p2p", nm);
+            tl_diag_op_name(s, &d->acc[d->ex_label[k]], nm, sizeof nm);
+            tl_diag_say(e, "      its %s: %s\n", k ? "collective" : "p2p", nm);
         }
 }
 
@@ -196,7 +107,7 @@ static int v_serial_host(const diag_state *s, size_t r, measured *mv, evidence *
     if (host_only_rank(s, r, mv) || !serial_common(s, r, mv, 1)) return 0;
     serial_evidence(s, r, e);
     const rank_diag *d = &s->rd[r];
-    say(e, "      the host carries %.1f us of p2p and %.1f us of coll exchanges, overlapping %.1f us\n",
+    tl_diag_say(e, "      the host carries %.1f us of p2p and %.1f us of coll exchanges, overlapping %.1f us\n",
         US(d->u_host_p2p), US(d->u_host_coll), US(d->host_pc_overlap));
     return 1;
 }
@@ -215,14 +126,14 @@ static int v_nohide(const diag_state *s, size_t r, measured *mv, evidence *e)
                                "communication under its host's compute is overlap's hidden)"))
         return 0;
     mv->value = h;
-    also(mv, "comm %.1f, compute %.1f %% of W %s %g", cm, cp,
-         cm >= o->min_comm_share && cp >= o->min_comm_share ? ">=" : "<", o->min_comm_share);
+    tl_diag_also(mv, "comm %.1f, compute %.1f %% of W %s %g", cm, cp,
+                 cm >= o->min_comm_share && cp >= o->min_comm_share ? ">=" : "<", o->min_comm_share);
     if (!(cm >= o->min_comm_share && cp >= o->min_comm_share && isfinite(h) && h < o->hidden_min)) return 0;
-    say(e, "    rank %d: communication %.1f%% and compute %.1f%% of the window, hidden %.2f%% of the transfer time; "
-           "%lld of %lld NCCL kernels ran on a stream that also runs compute kernels\n",
+    tl_diag_say(e, "    rank %d: communication %.1f%% and compute %.1f%% of the window, hidden %.2f%% of the transfer "
+                   "time; %lld of %lld NCCL kernels ran on a stream that also runs compute kernels\n",
         d->rank, cm, cp, h, (long long)d->comm_on_compute_stream, (long long)d->ncomm);
     /* by exposed time: partly hidden ones too (hidden_comm may be > 0) */
-    say_top_ops(s, d, e, offsetof(op_acc, exposed), "most exposed:");
+    tl_diag_say_top_ops(s, d, e, offsetof(op_acc, exposed), "most exposed:");
     return 1;
 }
 
@@ -232,7 +143,7 @@ static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
     const rank_diag *d = &s->rd[r];
     int64_t ex = tl_an_m_exposed(m);
     mv->value = pct_of_w(d, ex);
-    if (ex == 0) also(mv, "nothing exposed");
+    if (ex == 0) tl_diag_also(mv, "nothing exposed");
     if (mv->value < s->o->exposed_share || ex == 0) return 0;
     const tl_an_rank_result *res = &s->res[r];
     /* waiting is measured on operations paired across the ranks: with
@@ -245,13 +156,14 @@ static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
     else if (s->n < 2 || res->split.together)
         snprintf(waiting, sizeof waiting, "%s%.1f us of it only waiting for other ranks%s", world ? "at least " : "",
                  US(tl_an_m_waiting(m)), world ? ", more for those not in the trace" : "");
-    say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; all its "
-           "communication %.1f us (%s): NCCL kernels %.1f us, the host carrying it (exchanges, staging copies) %.1f us",
+    tl_diag_say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; all "
+                   "its communication %.1f us (%s): NCCL kernels %.1f us, the host carrying it (exchanges, staging "
+                   "copies) %.1f us",
         d->rank, US(ex), US(d->w), mv->value, US(tl_an_m_union(m, TL_AN_C_COMM_ALL)), waiting, US(d->u_nccl),
         US(d->u_host));
-    if (res->nslices) say(e, "; %.1f us per iteration", US(ex) / (double)res->nslices);
-    say(e, "\n");
-    say_top_ops(s, d, e, offsetof(op_acc, exposed), "most exposed:");
+    if (res->nslices) tl_diag_say(e, "; %.1f us per iteration", US(ex) / (double)res->nslices);
+    tl_diag_say(e, "\n");
+    tl_diag_say_top_ops(s, d, e, offsetof(op_acc, exposed), "most exposed:");
     return 1;
 }
 
@@ -281,9 +193,9 @@ static int late_unmeasurable(const diag_state *s, size_t r, measured *mv)
     if (s->n < 2 || res->split.together || !tl_an_m_union(&res->whole, TL_AN_C_COMM_ALL)) return 0;
     mv->na = res->split.matched ? late_apart_why : late_unmatched_why;
     if (res->split.matched)
-        also(mv, "0 of %zu matched operations ran on every rank at once", res->split.matched);
+        tl_diag_also(mv, "0 of %zu matched operations ran on every rank at once", res->split.matched);
     else
-        also(mv, "%zu operations of %zu names unmatched", s->ops->unmatched_ops, s->ops->unmatched_names);
+        tl_diag_also(mv, "%zu operations of %zu names unmatched", s->ops->unmatched_ops, s->ops->unmatched_names);
     return 1;
 }
 
@@ -295,15 +207,15 @@ static void late_compute_say(const diag_state *s, size_t r, evidence *e)
 {
     const tl_an_rank_result *res = &s->res[r];
     if (!tl_an_rank_host_only(res) || !res->n_host_compute || !res->nslices) return;
-    say(e, "      compute per iteration (overlap's U_compute / iters): this rank %.1f us",
+    tl_diag_say(e, "      compute per iteration (overlap's U_compute / iters): this rank %.1f us",
         US(tl_an_m_union(&res->whole, TL_AN_C_COMPUTE)) / (double)res->nslices);
     if (res->split.worst != SIZE_MAX) {
         const tl_an_rank_result *last = &s->res[s->ops->op[res->split.worst].last_rank];
         if (last != res && last->nslices)
-            say(e, ", rank %d (last to its most delayed operation) %.1f us", last->meta.rank,
+            tl_diag_say(e, ", rank %d (last to its most delayed operation) %.1f us", last->meta.rank,
                 US(tl_an_m_union(&last->whole, TL_AN_C_COMPUTE)) / (double)last->nslices);
     }
-    say(e, "\n");
+    tl_diag_say(e, "\n");
 }
 
 static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
@@ -316,7 +228,9 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
     /* of W: the time the rank only waits (overlap's `waiting`, a union:
      * the summed waits of two operations waiting together exceed it) */
     double wait_w = pct_of_w(d, tl_an_m_waiting(&res->whole));
-    if (tot) also(mv, "waiting %.1f %% of W %s %g", wait_w, ge(wait_w, s->o->min_comm_share), s->o->min_comm_share);
+    if (tot)
+        tl_diag_also(mv, "waiting %.1f %% of W %s %g", wait_w, ge(wait_w, s->o->min_comm_share),
+                     s->o->min_comm_share);
     if (!tot || mv->value < s->o->wait_share || wait_w < s->o->min_comm_share) {
         /* waiting below the threshold among the ranks present says nothing of the absent ones */
         if (tl_an_ranks_subset(s->res, s->n, NULL, 0)) mv->na = late_subset_why;
@@ -324,15 +238,16 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
     }
     /* who the others waited for, and the most delayed operation, of the
      * rank's operations in the selection (match.c) */
-    say(e, "    rank %d: %.1f of %.1f us (%.1f%%) of its %zu matched communication operations waited for a later rank; "
-           "in %zu operations another rank came last\n",
+    tl_diag_say(e, "    rank %d: %.1f of %.1f us (%.1f%%) of its %zu matched communication operations waited for a "
+                   "later rank; in %zu operations another rank came last\n",
         d->rank, US(res->split.wait_ns), US(tot), mv->value, res->split.matched, res->split.others_last);
     if (res->split.worst != SIZE_MAX) {
         const tl_an_op *op = &s->ops->op[res->split.worst];
         int64_t worst_delay = op->arrive - op->first;
         char nm[DIAG_NAME_LEN];
         if (op->named) {
-            say(e, "      most delayed: %s, #%lld of it in iteration %lld: rank %d came %.1f us after the first\n",
+            tl_diag_say(e, "      most delayed: %s, #%lld of it in iteration %lld: rank %d came %.1f us "
+                           "after the first\n",
                 tl_an_names_get(s->names, op->label), (long long)op->k, (long long)op->group,
                 s->res[op->last_rank].meta.rank, US(worst_delay));
         } else {
@@ -343,18 +258,18 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
             snprintf(nm, sizeof nm, "%s (the host)", tl_an_names_short(s->names, op->name));
             for (size_t i = 0; i < d->nord && !kernel; i++)
                 if (d->ord[i].kernel == op->name && d->ord[i].k == op->k) {
-                    op_name(s, &d->acc[d->ord[i].acc], nm, sizeof nm);
+                    tl_diag_op_name(s, &d->acc[d->ord[i].acc], nm, sizeof nm);
                     kernel = 1;
                 }
             /* a kernel whose launch the probes could not attribute has none (overlap: "iter -") */
             char it[48] = "no iteration marked on it";
             if (op->iter >= 0) snprintf(it, sizeof it, "iteration %lld", (long long)op->iter);
-            say(e, "      most delayed: %s, #%lld of %s (%s): rank %d came %.1f us after the first\n", nm,
+            tl_diag_say(e, "      most delayed: %s, #%lld of %s (%s): rank %d came %.1f us after the first\n", nm,
                 (long long)op->k, kernel ? "its kernel" : "it", it, s->res[op->last_rank].meta.rank, US(worst_delay));
         }
     }
     late_compute_say(s, r, e);
-    say_top_ops(s, d, e, offsetof(op_acc, total), "by time:");
+    tl_diag_say_top_ops(s, d, e, offsetof(op_acc, total), "by time:");
     return 1;
 }
 
@@ -374,39 +289,39 @@ static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
     }
     for (size_t a = 0; a < d->nacc; a++) nlaunch += d->acc[a].named && d->acc[a].stream;
     mv->value = nlaunch ? pct_of_w(d, q) : NAN;
-    if (nlaunch && q == 0) also(mv, "nothing queued");
+    if (nlaunch && q == 0) tl_diag_also(mv, "nothing queued");
     /* an export has the launches (its API calls), but no operation tied
      * to each kernel: "-" is not "the trace has no launches" */
     if (!nlaunch && d->nacc && !strncmp(s->res[r].meta.clock, "nsys-session", 12))
-        also(mv, "not measured on Nsight Systems exports (PyTorch profiler traces tie kernels to launches)");
+        tl_diag_also(mv, "not measured on Nsight Systems exports (PyTorch profiler traces tie kernels to launches)");
     if (!nlaunch || mv->value < s->o->queued_share || q == 0) return 0;
-    say(e, "    rank %d: %zu communication kernels waited %.1f us in all (%.1f%% of the window) after their launch "
-           "behind earlier work on their stream",
+    tl_diag_say(e, "    rank %d: %zu communication kernels waited %.1f us in all (%.1f%% of the window) after their "
+                   "launch behind earlier work on their stream",
         d->rank, nq, US(q), mv->value);
     if (nheld)
-        say(e, "; %zu of them, %.1f us, behind another stream's work an event wait held them for (a "
-               "cudaStreamWaitEvent the trace records on the host only)",
+        tl_diag_say(e, "; %zu of them, %.1f us, behind another stream's work an event wait held them for (a "
+                       "cudaStreamWaitEvent the trace records on the host only)",
             nheld, US(held));
-    say(e, "\n");
+    tl_diag_say(e, "\n");
     size_t idx[3];
-    size_t m = top_ops(d, offsetof(op_acc, queued), idx, 3);
+    size_t m = tl_diag_top_ops(d, offsetof(op_acc, queued), idx, 3);
     char nm[DIAG_NAME_LEN];
     for (size_t i = 0; i < m; i++) {
         const op_acc *a = &d->acc[idx[i]];
-        op_name(s, a, nm, sizeof nm);
+        tl_diag_op_name(s, a, nm, sizeof nm);
         char behind[DIAG_NAME_LEN];
         if (a->worst_q_held) {
-            name_fit(behind, sizeof behind,
+            tl_diag_name_fit(behind, sizeof behind,
                      snprintf(behind, sizeof behind, "event: %s", tl_an_names_get(s->names, a->worst_q_behind)));
         } else if (a->worst_q_op != SIZE_MAX && d->acc[a->worst_q_op].named) {
             char bn[DIAG_NAME_LEN];
-            op_name(s, &d->acc[a->worst_q_op], bn, sizeof bn);
+            tl_diag_op_name(s, &d->acc[a->worst_q_op], bn, sizeof bn);
             snprintf(behind, sizeof behind, "%s", bn);
         } else {
-            name_fit(behind, sizeof behind,
+            tl_diag_name_fit(behind, sizeof behind,
                      snprintf(behind, sizeof behind, "kernel %s", tl_an_names_short(s->names, a->worst_q_behind)));
         }
-        say(e, "      %s %s: %zu of %zu queued, %.1f us in all; longest %.1f us (iteration %lld) behind %s\n",
+        tl_diag_say(e, "      %s %s: %zu of %zu queued, %.1f us in all; longest %.1f us (iteration %lld) behind %s\n",
             i ? "then" : "most:", nm, a->nqueued, a->n, US(a->queued), US(a->worst_q), (long long)a->worst_q_iter,
             behind);
     }
@@ -419,10 +334,10 @@ static int v_staging(const diag_state *s, size_t r, measured *mv, evidence *e)
     const tl_an_rank_result *res = &s->res[r];
     if (host_only_rank(s, r, mv)) return 0;
     mv->value = pct_of_w(d, d->u_host);
-    if (d->u_host == 0) also(mv, "no host-carried communication");
+    if (d->u_host == 0) tl_diag_also(mv, "no host-carried communication");
     if (mv->value < s->o->staging_share || d->u_host == 0) return 0;
-    say(e, "    rank %d: the host carries communication %.1f%% of the window (%.1f us): %lld host exchanges, %lld "
-           "staging copies on the p2p/coll lanes (device-to-device copies are not counted)\n",
+    tl_diag_say(e, "    rank %d: the host carries communication %.1f%% of the window (%.1f us): %lld host exchanges, "
+                   "%lld staging copies on the p2p/coll lanes (device-to-device copies are not counted)\n",
         d->rank, mv->value, US(d->u_host), (long long)res->n_marks, (long long)d->n_staging);
     return 1;
 }
@@ -458,7 +373,7 @@ static void starve_name(const diag_state *s, const starve_acc *sa, char *out, si
                        tl_an_names_short(s->names, sa->name));
     else
         len = snprintf(out, n, "%s", tl_an_names_short(s->names, sa->name));
-    name_fit(out, n, len);
+    tl_diag_name_fit(out, n, len);
 }
 
 /* Starvation fires on a kernel when both its ratio and its extra time pass
@@ -489,14 +404,14 @@ static int v_starve(const diag_state *s, size_t r, measured *mv, evidence *e)
         if (!fires) continue;
         found = 1;
         starve_name(s, sa, nm, sizeof nm);
-        say(e, "    rank %d: %s: median %.1f us over %zu instances overlapping compute vs %.1f us over %zu alone "
-               "(%.2fx), %.1f us extra = %.1f%% of the window\n",
+        tl_diag_say(e, "    rank %d: %s: median %.1f us over %zu instances overlapping compute vs %.1f us over %zu "
+                       "alone (%.2fx), %.1f us extra = %.1f%% of the window\n",
             d->rank, nm, f.over_us, sa->no, f.alone_us, sa->na, f.ratio, f.extra_us, f.share);
     }
     if (shown_acc) {
         starve_name(s, shown_acc, nm, sizeof nm);
-        also(mv, "extra %.1f %% of W %s %g (%s)", shown.share, ge(shown.share, o->starve_share), o->starve_share,
-             nm);
+        tl_diag_also(mv, "extra %.1f %% of W %s %g (%s)", shown.share, ge(shown.share, o->starve_share),
+                     o->starve_share, nm);
     }
     return found;
 }
@@ -508,17 +423,17 @@ static int v_launch(const diag_state *s, size_t r, measured *mv, evidence *e)
     double tot = (double)(d->gaps_short + d->lane_busy);
     mv->value = tot > 0 ? 100.0 * (double)d->gaps_short / tot : NAN;
     if (d->nlane)
-        also(mv, "%lld kernels %s 10, median %.2f us %s %g", (long long)d->nlane, d->nlane >= 10 ? ">=" : "<",
-             d->med_lane_us, d->med_lane_us <= o->short_kernel_us ? "<=" : ">", o->short_kernel_us);
+        tl_diag_also(mv, "%lld kernels %s 10, median %.2f us %s %g", (long long)d->nlane, d->nlane >= 10 ? ">=" : "<",
+                     d->med_lane_us, d->med_lane_us <= o->short_kernel_us ? "<=" : ">", o->short_kernel_us);
     else
-        also(mv, "no kernels on the compute lane");
+        tl_diag_also(mv, "no kernels on the compute lane");
     if (!(d->nlane >= 10 && isfinite(mv->value) && mv->value >= o->launch_share && d->med_lane_us <= o->short_kernel_us))
         return 0;
     size_t ns = s->res[r].nslices;
-    say(e, "    rank %d: %lld compute-lane kernels", d->rank, (long long)d->nlane);
-    if (ns) say(e, " (%.1f per iteration)", (double)d->nlane / (double)ns);
-    say(e, ", median %.2f us; %lld gaps <= %g us add up to %.1f us = %.1f%% of the lane's time\n", d->med_lane_us,
-        (long long)d->ngaps_short, o->c.launch_gap_us, US(d->gaps_short), mv->value);
+    tl_diag_say(e, "    rank %d: %lld compute-lane kernels", d->rank, (long long)d->nlane);
+    if (ns) tl_diag_say(e, " (%.1f per iteration)", (double)d->nlane / (double)ns);
+    tl_diag_say(e, ", median %.2f us; %lld gaps <= %g us add up to %.1f us = %.1f%% of the lane's time\n",
+        d->med_lane_us, (long long)d->ngaps_short, o->c.launch_gap_us, US(d->gaps_short), mv->value);
     return 1;
 }
 

@@ -170,4 +170,18 @@ typedef struct rule {
 tl_status tl_diag_rank_facts(void *user, const tl_an_rank *rk, const tl_an_rank_result *res);
 void tl_diag_free(diag_state *s);
 
+
+/* diagnose_evidence.c: a line of evidence appended (cut at the buffer's
+ * end); the other conditions a verdict measured; a name cut to n bytes
+ * (snprintf's len) made to end in "..."; what findings call an operation;
+ * the (up to) n operations of rank d largest in the int64 field of op_acc
+ * at offset off (total, exposed, queued), their count; the top three said
+ * as evidence lines, the first after `what` */
+void tl_diag_say(evidence *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tl_diag_also(measured *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tl_diag_name_fit(char *out, size_t n, int len);
+void tl_diag_op_name(const diag_state *s, const op_acc *a, char *out, size_t n);
+size_t tl_diag_top_ops(const rank_diag *d, size_t off, size_t *idx, size_t n);
+void tl_diag_say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, size_t off, const char *what);
+
 #endif
