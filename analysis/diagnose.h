@@ -184,4 +184,20 @@ void tl_diag_op_name(const diag_state *s, const op_acc *a, char *out, size_t n);
 size_t tl_diag_top_ops(const rank_diag *d, size_t off, size_t *idx, size_t n);
 void tl_diag_say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, size_t off, const char *what);
 
+
+/* diagnose_verdicts.c: the rules' verdicts (verdict_fn), in the table's
+ * order: serialised-communicators, serialised-host-lane,
+ * no-comm-compute-overlap, exposed-communication, late-ranks,
+ * queued-communication, host-staging, starved-communication,
+ * launch-bound-compute */
+int tl_diag_verdict_serial(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_serial_host(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_nohide(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_exposed(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_late(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_queued(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_staging(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_starve(const diag_state *s, size_t r, measured *mv, evidence *e);
+int tl_diag_verdict_launch(const diag_state *s, size_t r, measured *mv, evidence *e);
+
 #endif
