@@ -157,8 +157,8 @@ typedef struct rule {
     verdict_fn verdict;
     const char *headline;  /* FINDING */
     const char *evidence;  /* the evidence's heading */
-    /* the remedy for each program that writes traces (prog_of): an entry
-     * left NULL takes trilap-solve's, PyTorch's the other programs' first
+    /* the remedy for each program that writes traces (tl_diag_prog_of): an
+     * entry left NULL takes trilap-solve's, PyTorch's the other programs' first
      * (queued-communication's, which reads PyTorch profiler launches, is
      * PyTorch's); the other programs' name none of trilap's options */
     remedy_text remedy[NPROG];
@@ -199,5 +199,17 @@ int tl_diag_verdict_queued(const diag_state *s, size_t r, measured *mv, evidence
 int tl_diag_verdict_staging(const diag_state *s, size_t r, measured *mv, evidence *e);
 int tl_diag_verdict_starve(const diag_state *s, size_t r, measured *mv, evidence *e);
 int tl_diag_verdict_launch(const diag_state *s, size_t r, measured *mv, evidence *e);
+
+
+/* diagnose_rules.c: the rules, in the order the report takes them; the
+ * program that wrote a trace (its metadata); which remedy text fits a
+ * rank; a rule's threshold among the options; its remedy for program p on
+ * a rank of kind k */
+extern const rule tl_diag_rules[];
+extern const int tl_diag_nrules;
+prog_kind tl_diag_prog_of(const tl_an_meta *m);
+remedy_kind tl_diag_remedy_kind_of(const tl_an_rank_result *r);
+double tl_diag_threshold(const diag_opts *o, const rule *ru);
+const char *tl_diag_remedy_of(const rule *ru, prog_kind p, remedy_kind k);
 
 #endif
