@@ -170,7 +170,6 @@ typedef struct rule {
 tl_status tl_diag_rank_facts(void *user, const tl_an_rank *rk, const tl_an_rank_result *res);
 void tl_diag_free(diag_state *s);
 
-
 /* diagnose_evidence.c: a line of evidence appended (cut at the buffer's
  * end); the other conditions a verdict measured; a name cut to n bytes
  * (snprintf's len) made to end in "..."; what findings call an operation;
@@ -183,7 +182,6 @@ void tl_diag_name_fit(char *out, size_t n, int len);
 void tl_diag_op_name(const diag_state *s, const op_acc *a, char *out, size_t n);
 size_t tl_diag_top_ops(const rank_diag *d, size_t off, size_t *idx, size_t n);
 void tl_diag_say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, size_t off, const char *what);
-
 
 /* diagnose_verdicts.c: the rules' verdicts (verdict_fn), in the table's
  * order: serialised-communicators, serialised-host-lane,
@@ -200,7 +198,6 @@ int tl_diag_verdict_staging(const diag_state *s, size_t r, measured *mv, evidenc
 int tl_diag_verdict_starve(const diag_state *s, size_t r, measured *mv, evidence *e);
 int tl_diag_verdict_launch(const diag_state *s, size_t r, measured *mv, evidence *e);
 
-
 /* diagnose_rules.c: the rules, in the order the report takes them; the
  * program that wrote a trace (its metadata); which remedy text fits a
  * rank; a rule's threshold among the options; its remedy for program p on
@@ -211,5 +208,9 @@ prog_kind tl_diag_prog_of(const tl_an_meta *m);
 remedy_kind tl_diag_remedy_kind_of(const tl_an_rank_result *r);
 double tl_diag_threshold(const diag_opts *o, const rule *ru);
 const char *tl_diag_remedy_of(const rule *ru, prog_kind p, remedy_kind k);
+
+/* diagnose_report.c: the report of run dir's nr ranks on stdout, and the
+ * verdicts' table to --csv */
+tl_status tl_diag_report(const char *dir, const diag_opts *o, diag_state *s, size_t nr);
 
 #endif
