@@ -4,7 +4,7 @@
  * remedy); the report is written once over it. Rules and thresholds are
  * documented in analysis/README.md ("Diagnosis rules").
  *
- * This file: the command's options and its run. Its parts (diagnose.h):
+ * This file: the command's options and its run. Its parts (diagnose_impl.h):
  * each rank's facts (diagnose_facts.c), the verdicts (diagnose_verdicts.c)
  * and how they write evidence (diagnose_evidence.c), the rule table
  * (diagnose_rules.c), the report (diagnose_report.c). */
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
-#include "analysis/diagnose.h"
+#include "analysis/diagnose_impl.h"
 
 #define PCT_OPT(n, field, d, text)                                                                                \
     {.name = n, .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, field), .def = d, .metavar = "PCT",         \

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnose_impl.h"
 
 void tl_diag_name_fit(char *out, size_t n, int len)
 {

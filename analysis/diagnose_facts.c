@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnose_impl.h"
 #include "analysis/grow.h"
 
 static tl_status push_d(double **a, size_t *n, size_t *cap, double v)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnose_impl.h"
 #include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 

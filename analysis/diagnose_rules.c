@@ -5,7 +5,7 @@
  * ("Diagnosis rules"). */
 #include <string.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnose_impl.h"
 
 prog_kind tl_diag_prog_of(const tl_an_meta *m)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/diagnose.h"
+#include "analysis/diagnose_impl.h"
 
 /* ">=" when x passes a lower bound, "<" when it does not. */
 static const char *ge(double x, double thr) { return x >= thr ? ">=" : "<"; }

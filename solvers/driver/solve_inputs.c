@@ -13,7 +13,7 @@
 #include "solvers/matrix/gen.h"
 #include "solvers/matrix/input_check.h"
 #include "solvers/matrix/mmio.h"
-#include "solvers/driver/solve_opts.h"
+#include "solvers/driver/solve_impl.h"
 
 /* cg, pcg and pipecg assume a symmetric (positive definite) matrix; on
  * another one they stagnate or stop on a breakdown with no word why. */

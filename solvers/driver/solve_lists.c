@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/driver/solve_opts.h"
+#include "solvers/driver/solve_impl.h"
 
 /* A comma list option (--solver, --schedule, --spmv) as its entries. */
 enum { MAX_LIST = 8, LIST_ENTRY = 48 };

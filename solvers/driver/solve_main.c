@@ -8,7 +8,7 @@
  * arguments.
  *
  * main: the options parsed, every refusal made before the launch, then the
- * ranks launched. The parts it calls (solve_opts.h): the option table
+ * ranks launched. The parts it calls (solve_impl.h): the option table
  * (solve_opts.c), the lists (solve_lists.c), the refusals
  * (solve_refusals.c), and in the ranks rank 0's inputs (solve_inputs.c)
  * and the runs (solve_runs.c, their names and paths solve_run_paths.c). */
@@ -23,7 +23,7 @@
 #include "runtime/results.h"
 #include "runtime/tmpfile.h"
 #include "solvers/matrix/gen.h"
-#include "solvers/driver/solve_opts.h"
+#include "solvers/driver/solve_impl.h"
 
 int main(int argc, char **argv)
 {

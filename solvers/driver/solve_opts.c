@@ -2,7 +2,7 @@
  * echoes them into the results, and what two of them mean for a run. */
 #include <stddef.h>
 
-#include "solvers/driver/solve_opts.h"
+#include "solvers/driver/solve_impl.h"
 
 #define O(f) offsetof(solve_opts, f)
 const tl_option tl_solve_cli_options[] = {

@@ -14,7 +14,7 @@
 #include "solvers/dist/partition.h"
 #include "solvers/matrix/outfile.h"
 #include "solvers/methods/pipecg_async.h"
-#include "solvers/driver/solve_opts.h"
+#include "solvers/driver/solve_impl.h"
 
 /* --results or the manifest.txt beside it over an input: the clash every
  * other output gets, before the results file is read (--results A.mtx

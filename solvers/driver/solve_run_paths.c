@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "runtime/out.h"
-#include "solvers/driver/solve_opts.h"
+#include "solvers/driver/solve_impl.h"
 
 /* "SCHEDULE.SOLVER.SPMV", a part for each list of several entries, so that
  * no run's files overwrite another's; "" when one run is all there is. */

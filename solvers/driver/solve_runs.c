@@ -15,7 +15,7 @@
 #include "runtime/progress.h"
 #include "runtime/results.h"
 #include "solvers/matrix/mmio.h"
-#include "solvers/driver/solve_opts.h"
+#include "solvers/driver/solve_impl.h"
 
 /* The configuration of one run from the options and its description. */
 static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_config *cfg)

@@ -1,9 +1,10 @@
 /* Internal to trilap-analyze diagnose (analysis/cmd_diagnose.c and
  * diagnose_*.c): its options, the facts gathered on each rank, the
  * evidence and measured values a rule's verdict writes, the rule table's
- * rows; then what each part gives the others. */
-#ifndef TL_ANALYSIS_DIAGNOSE_H
-#define TL_ANALYSIS_DIAGNOSE_H
+ * rows; then what each part gives the others. Named *_impl.h, as
+ * runtime's internal headers are, so that make install leaves it out. */
+#ifndef TL_ANALYSIS_DIAGNOSE_IMPL_H
+#define TL_ANALYSIS_DIAGNOSE_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,9 +2,10 @@
  * part reads, the names of their choices, a run's description, what each
  * rank thread receives and the backends' table; then what each part gives
  * the others. The tables are static const: immutable, each part holds its
- * own copy, as trilap-fdtd's fdtd_cli.h holds its names. */
-#ifndef TL_SOLVE_OPTS_H
-#define TL_SOLVE_OPTS_H
+ * own copy, as trilap-fdtd's fdtd_cli.h holds its names. Named *_impl.h,
+ * as runtime's internal headers are, so that make install leaves it out. */
+#ifndef TL_SOLVE_IMPL_H
+#define TL_SOLVE_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>
