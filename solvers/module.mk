@@ -21,7 +21,8 @@ solvers_C += solvers/methods/petsc_solve.c solvers/methods/petsc_lib.c
 EXTRA_CFLAGS_solvers_methods_petsc_solve.c := $(PETSC_CFLAGS)
 EXTRA_CFLAGS_solvers_methods_petsc_lib.c := $(PETSC_CFLAGS)
 PROGRAMS += trilap-solve
-trilap-solve_C := solvers/driver/solve_main.c
+trilap-solve_C := solvers/driver/solve_main.c solvers/driver/solve_opts.c solvers/driver/solve_lists.c \
+  solvers/driver/solve_refusals.c solvers/driver/solve_inputs.c solvers/driver/solve_runs.c solvers/driver/solve_run_paths.c
 trilap-solve_DEPS := solvers probes runtime
 HOST_TESTS += test_dist
 test_dist_DEPS := solvers runtime
