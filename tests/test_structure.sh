@@ -41,10 +41,13 @@
 #                    the objects of the programs and libraries compile
 #                    with clang and -Werror (-fsyntax-only: the warnings
 #                    are the front end's; no code generated, nothing
-#                    linked), and without WERROR= clang's build gets no
-#                    -Werror while gcc 12's (CI's) does: the default build
-#                    with clang 14 stopped at analysis/cli.c's
-#                    -Wstring-concatenation (skipped without clang)
+#                    linked; make -n's compile lines, clang's front end
+#                    started once for each set of their flags, a probe
+#                    with a warning last), and without WERROR= clang's
+#                    build gets no -Werror while gcc 12's (CI's) does:
+#                    the default build with clang 14 stopped at
+#                    analysis/cli.c's -Wstring-concatenation (skipped
+#                    without clang)
 #   rebuilds_on_new_cc
 #                    an object built with one compiler is rebuilt when
 #                    make is given another (CC=clang) or other flags
@@ -277,24 +280,63 @@ optional_libs_off() {
 
 builds_with_clang() {
     command -v clang >/dev/null 2>&1 || { echo "no clang on PATH" >&2; exit 77; }
-    local tmp rc=0
+    local tmp
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' RETURN
     # what `make all` compiles, a target of the test's own, read after the
-    # makefiles (object code and the links were a third of the time); it
-    # counts them, so that each is seen compiled (-fsyntax-only writes the
-    # .d alone)
+    # makefiles; its recipe (+: run under make -n too) counts the objects
     printf '%s\n' 'tl_objs := $(sort $(foreach x,$(MODULES) $(PROGRAMS) $(SHLIBS),$(call objs_of,$(x))))' \
-        'tl_objects: $(tl_objs) ; @echo $(words $(tl_objs)) >$(BUILD)/objects.count' >"$tmp/objects.mk"
+        'tl_objects: $(tl_objs) ; +@echo $(words $(tl_objs)) >$(BUILD)/objects.count' >"$tmp/objects.mk"
     # a make of its own, not the jobserver of a make check running this
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -f Makefile -f "$tmp/objects.mk" \
-        -j2 CC=clang WERROR=1 OPT=-O0 CFLAGS=-fsyntax-only CUDA=0 BUILD="$tmp" BIN="$tmp/bin" tl_objects \
-        >"$tmp/log" 2>&1 || rc=$?
-    [ "$rc" = 0 ] || fail "make CC=clang WERROR=1 (the objects of all): exit $rc: $(grep -m 3 'error' "$tmp/log")"
-    local n
-    n=$(find "$tmp/obj" -name '*.d' | wc -l)
+    local mk=(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -f Makefile -f "$tmp/objects.mk"
+        CC=clang WERROR=1 OPT=-O0 CFLAGS=-fsyntax-only CUDA=0 BUILD="$tmp" BIN="$tmp/bin")
+    "${mk[@]}" "$tmp/config.h" "$tmp/commit.h" >"$tmp/log" 2>&1 || fail "make CC=clang config.h: $(tail -n 3 "$tmp/log")"
+    "${mk[@]}" -n V=1 tl_objects >"$tmp/lines" 2>&1 || fail "make -n CC=clang WERROR=1: $(tail -n 3 "$tmp/lines")"
+    # make's compile line of each object ("clang FLAGS -c SRC -o OBJ"),
+    # its sources grouped by their flags (less -MMD -MP: -fsyntax-only
+    # writes the .d alone)
+    local line words src key q i n=0
+    local -A files_of=()
+    while IFS= read -r line; do
+        [[ $line == "clang "* ]] || continue
+        eval "words=($line)"
+        key="" src=""
+        for ((i = 1; i < ${#words[@]}; i++)); do
+            case ${words[i]} in
+                -c) src=${words[i + 1]} i=$((i + 1)) ;;
+                -o) i=$((i + 1)) ;;
+                -MMD | -MP) ;;
+                *) printf -v key '%s %q' "$key" "${words[i]}" ;;
+            esac
+        done
+        [ -n "$src" ] || fail "a compile line without -c SRC: $line"
+        printf -v q '%q' "$src"
+        files_of[$key]+=" $q"
+        n=$((n + 1))
+    done <"$tmp/lines"
     [ "$n" -gt 0 ] && [ "$n" = "$(cat "$tmp/objects.count")" ] ||
-        fail "make CC=clang compiled $n files, not the $(cat "$tmp/objects.count") objects of all"
+        fail "make -n CC=clang listed $n compiles, not the $(cat "$tmp/objects.count") objects of all"
+    # Each set through clang's front end (clang -cc1, as the driver starts
+    # it for the set's first file) once, with every file of the set: each
+    # input is a translation unit of its own, and a start (LLVM's
+    # libraries loaded) was most of the ~0.2 s of CPU a file took (31 s a
+    # make, 5 s this way). A probe with a warning last, so that the run is
+    # seen to report a file after the first: its one error is all it says.
+    local set_flags files cc1 args a out
+    printf '%s\n' 'int tl_probe(void)' '{' '    int tl_probe_unused;' '    return 0;' '}' >"$tmp/probe.c"
+    for key in "${!files_of[@]}"; do
+        eval "set_flags=($key)" "files=(${files_of[$key]})"
+        cc1=$(cd "$top" && clang -### "${set_flags[@]}" -c "${files[0]}" 2>&1 | grep -e '"-cc1"') ||
+            fail "clang -### names no -cc1 job for ${files[0]}"
+        [ "$(wc -l <<<"$cc1")" = 1 ] || fail "clang -### starts more than one job for ${files[0]}: $cc1"
+        eval "cc1=($cc1)"
+        args=()
+        for a in "${cc1[@]}"; do [ "$a" = "${files[0]}" ] || args+=("$a"); done
+        [ "${#args[@]}" = $((${#cc1[@]} - 1)) ] || fail "clang -### does not name ${files[0]} once: ${cc1[*]}"
+        out=$(cd "$top" && "${args[@]}" "${files[@]}" "$tmp/probe.c" 2>&1) && fail "the probe's warning passed -Werror"
+        [ "$(grep -c 'error:' <<<"$out")" = 1 ] && grep -q "^$tmp/probe.c:3:.*error: unused variable 'tl_probe_unused'" <<<"$out" ||
+            fail "make CC=clang WERROR=1 (the objects of all: ${#files[@]} files with${set_flags[*]}): $(grep -m 3 -v probe <<<"$out")"
+    done
     local cc flags
     for cc in clang gcc; do
         flags=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -n -B V=1 CC=$cc CUDA=0 \
