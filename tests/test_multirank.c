@@ -886,6 +886,24 @@ static const char *rank0_field(const char *o, const char *table, int k, char *bu
     return buf;
 }
 
+/* The union of rank 0's compute:* ranges within its window (us, as
+ * overlap prints it), worked out from the rank's trace file in dir. */
+static double compute_ranges_us(const char *dir)
+{
+    char us[64];
+    TL_ASSERT_EQ(tl_test_sh_to(us, sizeof us,
+                               "awk -F, '/^# window_start_ns=/ { sub(/.*=/, \"\"); ws = $0 + 0 } "
+                               "/^# window_end_ns=/ { sub(/.*=/, \"\"); we = $0 + 0 } "
+                               "$5 == \"range\" && $7 ~ /^compute:/ { s = $8 < ws ? ws : $8; e = $9 > we ? we : $9; "
+                               "if (e > s) printf \"%%.0f %%.0f\\n\", s, e }' %s/trace.rank0.csv | sort -n | "
+                               "awk '{ if (NR > 1 && $1 <= end) { if ($2 > end) end = $2; next } "
+                               "total += end - start; start = $1; end = $2 } "
+                               "END { printf \"%%.1f\", (total + end - start) / 1e3 }'",
+                               dir),
+                 0);
+    return atof(us);
+}
+
 /* A CPU run's compute is its host's compute:* ranges (trilap-fdtd
  * --backend cpu, trilap-solve --backend host on one rank): breakdown printed
  * "# 0 rows", overlap U_compute 0.0 and idle the whole window, diagnose
@@ -898,12 +916,14 @@ static void cpu_run_counted(const char *dir, const char *name)
     double fw = atof(rank0_field(o, "# table: overlap\n", 1, w, sizeof w));
     double fc = atof(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp));
     double fi = atof(rank0_field(o, "# table: overlap\n", 14, idle, sizeof idle));
-    /* most of the window (the host's bookkeeping between ranges is the
-     * rest: 13 % of a 12^3 solve's 647 us once in CI on 2 loaded cores,
-     * so not 90 %), and idle what compute leaves (before: U_compute 0.0,
-     * idle the whole window) */
-    TL_ASSERT_MSG(fw > 0 && fc > 0.5 * fw && fabs(fc + fi - fw) < 0.2, "W %s, U_compute %s, idle %s:\n%s", w, cp, idle,
-                  o);
+    double ranges = compute_ranges_us(dir);
+    /* the compute ranges the trace holds, and idle what they leave
+     * (before: U_compute 0.0, idle the whole window); not a share of the
+     * window, which the load decides: "more than half" failed in 2 of 3
+     * loaded runs of make check (W 6709.4, U_compute 542.2: a solve of
+     * 0.6 ms preempted between its ranges) */
+    TL_ASSERT_MSG(ranges > 0 && fabs(fc - ranges) < 0.15 && fabs(fc + fi - fw) < 0.2,
+                  "W %s, U_compute %s (the trace's compute ranges: %.1f), idle %s:\n%s", w, cp, ranges, idle, o);
     TL_ASSERT_MSG(strstr(o, "U_compute is its host's compute ranges (compute:*)"), "%s", o);
     free(o);
     o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
