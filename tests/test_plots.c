@@ -809,6 +809,10 @@ TL_TEST(gnuplot_script_needs_input)
     TL_ASSERT(system("gnuplot -e \"out='/dev/null'\" plots/timeline.gp > /dev/null 2>&1") != 0);
 }
 
+/* The demos' solver part on gen:poisson7:16, not the no-GPU default 64:
+ * these tests read the figures, not its times (1.7 s of CPU a demo). */
+#define DEMO_SMALL_SOLVER "--solver-n 16"
+
 TL_TEST(demo_from_recorded_runs)
 {
     need_gnuplot();
@@ -817,7 +821,7 @@ TL_TEST(demo_from_recorded_runs)
     snprintf(runs, sizeof runs, "%s/runs", t);
     snprintf(out, sizeof out, "%s/demo", t);
     synth_runs(runs);
-    run_ok("scripts/demo.sh --from %s --out %s > %s/log 2>&1", runs, out, t);
+    run_ok("scripts/demo.sh --from %s --out %s " DEMO_SMALL_SOLVER " > %s/log 2>&1", runs, out, t);
     snprintf(p, sizeof p, "%s/report.txt", out);
     {
         FILE *f = fopen(p, "r");
@@ -935,7 +939,8 @@ TL_TEST(demo_gpu_path_creates_run_dir)
     fprintf(f, "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-0)'\necho 'GPU 1: NVIDIA H200 (UUID: GPU-1)'\n");
     fclose(f);
     chmod(p, 0755);
-    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_BIN=%s scripts/demo.sh --out %s/demo > %s/log 2>&1", fake, fake, t, t);
+    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_BIN=%s scripts/demo.sh --out %s/demo " DEMO_SMALL_SOLVER " > %s/log 2>&1",
+             fake, fake, t, t);
     TL_ASSERT_MSG(system(cmd) == 0, "failed: %s\n%s", cmd, (snprintf(p, sizeof p, "%s/log", t), slurp(p)));
     snprintf(p, sizeof p, "%s/demo/report.txt", t);
     char *text = slurp(p);
@@ -961,7 +966,8 @@ TL_TEST(demo_committed_h200)
     char out[512], p[1024];
     snprintf(out, sizeof out, "%s/demo", t);
     /* without a GPU demo.sh falls back to the committed run on its own; --from makes it so here too */
-    run_ok("scripts/demo.sh --from %s --out %s > %s/log 2>&1", "results/tristream-h200x2", out, t);
+    run_ok("scripts/demo.sh --from %s --out %s " DEMO_SMALL_SOLVER " > %s/log 2>&1", "results/tristream-h200x2", out,
+           t);
     snprintf(p, sizeof p, "%s/report.txt", out);
     char *text = slurp(p);
     char *naive = strstr(text, "== three-naive"), *split = strstr(text, "== three-split");
