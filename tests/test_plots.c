@@ -273,6 +273,18 @@ TL_TEST(render_takes_tl_gnuplot)
     }
 }
 
+/* t/gp: a stand-in gnuplot (TL_GNUPLOT) that writes an empty figure where
+ * its -e names out='...': for a test of what the renderers decide and say,
+ * not of the drawing (the other tests draw with gnuplot). */
+static void empty_figure_gnuplot(const char *t)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/gp", t);
+    tl_test_write(p, "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -e) e=$2; shift 2 ;; *) shift ;; esac; done\n"
+                     "o=${e##*out=\\'}; : > \"${o%%\\'*}\"\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+}
+
 /* The check runs' folders of --results (wave3-checks-*, device-session-*,
  * device-logs) are left out, said in one line, unless --all (make plots
  * PLOTS_ALL=1); a --results inside one renders it whole. Before: make
@@ -295,10 +307,7 @@ TL_TEST(render_leaves_out_check_runs)
                             "%s/results/wave3-checks-y/run/two-stream/trace.rank0.csv",
                             t, t),
                  0);
-    snprintf(p, sizeof p, "%s/gp", t);
-    tl_test_write(p, "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -e) e=$2; shift 2 ;; *) shift ;; esac; done\n"
-                     "o=${e##*out=\\'}; : > \"${o%%\\'*}\"\n");
-    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    empty_figure_gnuplot(t);
     tl_test_output r = tl_test_capture("TL_GNUPLOT=%s/gp scripts/render-plots.sh --results %s/results/ --out %s/out", t,
                                        t, t);
     TL_ASSERT_MSG(r.rc == 0 && tl_test_count(r.err, "\n") == 1 &&
@@ -1031,20 +1040,21 @@ TL_TEST(render_leaves_out_rows_without_number)
  * And a results file cut to nothing is said, not passed over. */
 TL_TEST(render_says_rows_of_several_commits)
 {
-    need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
+    empty_figure_gnuplot(t); /* what is said is under test, not the drawing */
     put(t, "res/knobs.csv", "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,50,0\nthree-split,2,0,40,0\n");
     put(t, "res/manifest.txt", "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
                                "program: trilap-bench\ngit_commit: bbbb222-dirty\nresults: knobs.csv\nresults_lines: 3\n\n"
                                "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
     snprintf(p, sizeof p, "%s/res/cut.csv", t); /* a results file cut to nothing: said, not passed over */
     tl_test_write(p, "");
-    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    tl_test_output r =
+        tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t, t);
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.err, "/res/cut.csv: an empty file; skipped\n"), "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(unlink(p), 0);
-    r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    r = tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t, t);
     TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "knobs.csv: its rows come from 2 commits (aaaa111 bbbb222-dirty, "
                                                        "manifest.txt), drawn together; give each commit a results "
                                                        "file of its own to compare them"),
@@ -1053,7 +1063,7 @@ TL_TEST(render_says_rows_of_several_commits)
     put(t, "res/manifest.txt", "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
                                "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 3\n\n"
                                "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
-    r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out2'", t, t);
+    r = tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/res' --out '%s/out2'", t, t, t);
     TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
 }
@@ -1309,9 +1319,9 @@ TL_TEST(bars_labels_inside_figure)
  * drawn again, or one whose earlier source is gone, draws over it. */
 TL_TEST(render_name_clash_across_runs)
 {
-    need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
+    empty_figure_gnuplot(t); /* the names are under test, not the drawing */
     for (int i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/%s/x", t, i ? "b" : "a");
         put(p, "knobs.csv", i ? "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,77,0\n"
@@ -1321,8 +1331,8 @@ TL_TEST(render_name_clash_across_runs)
                                            {"a", "", ",55,"}, {"-b", "", ",77,"}};
     for (int k = 0; k < 4; k++) {
         if (steps[k][0][0] == '-') TL_ASSERT_EQ(tl_test_sh("rm -r '%s/a'", t), 0);
-        tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/%s/x' --out '%s/out'", t,
-                                           steps[k][0] + (steps[k][0][0] == '-'), t);
+        tl_test_output r = tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/%s/x' --out '%s/out'",
+                                           t, t, steps[k][0] + (steps[k][0][0] == '-'), t);
         if (steps[k][1][0])
             TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, steps[k][1]) && strstr(r.err, "/a/x/knobs.csv, drawn into") &&
                               strstr(r.err, "/b/x/knobs.csv: its figure"),
@@ -1337,8 +1347,8 @@ TL_TEST(render_name_clash_across_runs)
     }
     /* inside the tree's results/: the name make plots gives it */
     if (access("results/tristream-knobs-h200x2/knobs.csv", F_OK) == 0) {
-        tl_test_output r = tl_test_capture("(scripts/render-plots.sh --results results/tristream-knobs-h200x2/ --out "
-                                           "'%s/tree' && ls '%s/tree')", t, t);
+        tl_test_output r = tl_test_capture("(TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results "
+                                           "results/tristream-knobs-h200x2/ --out '%s/tree' && ls '%s/tree')", t, t, t);
         TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\ntristream-knobs-h200x2-knobs-variants.png\n") &&
                           !strstr(r.out, "\nknobs-variants"),
                       "rc %d: %s%s", r.rc, r.out, r.err);
