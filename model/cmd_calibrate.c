@@ -167,6 +167,7 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     }
     if (of_one_gpu(&c, machine, NMACHINE, traces, stream) != TL_OK) return 1;
     if (tl_mcli_out_folder_unmade(cli, o.out)) return 1;
+    if (tl_model_engine_load() != TL_OK) return 1;
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

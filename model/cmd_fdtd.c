@@ -164,6 +164,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
     }
     int refused = tl_mcli_outputs_refused(cli, fdtd_header, NULL, 0);
     if (refused) return refused; /* before the fits */
+    if (tl_model_engine_load() != TL_OK) return 1;
     const tl_mplatform *p = tl_mplatform_find("rtx6000-pcie");
     double lat[2], gbs[2];
     for (int staged = 0; staged < 2; staged++) {

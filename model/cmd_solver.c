@@ -512,7 +512,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         tl_csr_free(&ms.csr);
         return 1;
     }
-    rc = predict(&o, cli, &c, p, &k, &ms, part, gpus, ngpus, sch, nsch);
+    rc = tl_model_engine_load() == TL_OK ? predict(&o, cli, &c, p, &k, &ms, part, gpus, ngpus, sch, nsch) : 1;
     free(part);
     tl_csr_free(&ms.csr);
     return rc;

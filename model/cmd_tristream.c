@@ -42,6 +42,7 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     int refused = tl_mcli_outputs_refused(cli, ts_header, inputs, 1);
     if (refused) return refused;
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
+    if (tl_model_engine_load() != TL_OK) return 1;
     const struct {
         const char *variant;
         double measured;

@@ -161,4 +161,11 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res);
 /* Whether this build has SimGrid (mk/config.mk: TL_HAVE_SIMGRID). */
 int tl_model_have_simgrid(void);
 
+/* Loads SimGrid's library (model/simgrid_lib.h), as tl_model_simulate
+ * does first; one that cannot be loaded is one line naming it and why. A
+ * command calls it once its arguments are checked, before it prints or
+ * fits: a start that simulates nothing (--help, a refusal) loads none of
+ * it, and the load's failure is not taken for the job's. */
+tl_status tl_model_engine_load(void);
+
 #endif

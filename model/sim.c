@@ -10,7 +10,9 @@
  *
  * SimGrid has one engine per process and cannot be reset, so every
  * simulation runs in a forked child; the parent reads the per-rank results
- * from a pipe and the child's stderr from a temporary file. */
+ * from a pipe and the child's stderr from a temporary file. SimGrid's
+ * functions are called through the table the parent loads
+ * (simgrid_lib.h), which the world and each actor's argument reach. */
 #include "model/model.h"
 
 #include <ctype.h>
@@ -27,16 +29,7 @@
 
 #include "config.h"
 
-#if TL_HAVE_SIMGRID
-#include <simgrid/actor.h>
-#include <simgrid/comm.h>
-#include <simgrid/engine.h>
-#include <simgrid/exec.h>
-#include <simgrid/host.h>
-#include <simgrid/link.h>
-#include <simgrid/mailbox.h>
-#include <simgrid/semaphore.h>
-#endif
+#include "model/simgrid_lib.h"
 
 int tl_model_have_simgrid(void)
 {
@@ -44,6 +37,14 @@ int tl_model_have_simgrid(void)
 }
 
 #if TL_HAVE_SIMGRID
+
+tl_status tl_model_engine_load(void)
+{
+    tl_simgrid_lib sg;
+    TL_TRY(tl_simgrid_lib_load(&sg));
+    tl_simgrid_lib_unload(&sg);
+    return TL_OK;
+}
 
 /* A communicator's operations in the host's issue order: the lane that
  * reaches one first does not overtake an operation issued before it. */
@@ -82,6 +83,7 @@ typedef struct sim_rank {
 } sim_rank;
 
 typedef struct sim_world {
+    const tl_simgrid_lib *sg; /* SimGrid's functions, loaded by the parent */
     const tl_mjob *job;
     sim_rank *ranks;
     int nwaiters[TL_MODEL_MAX_EVENTS][TL_MODEL_MAX_LANES];
@@ -118,18 +120,40 @@ typedef struct sim_actor_arg {
     int rank, lane;
 } sim_actor_arg;
 
-static sg_mailbox_t msg_box(int chan, int src, int dst)
+/* An actor's argument: its address, argv[2] of the actor ("%p"), as
+ * start_actor passes it. SimGrid copies an actor's arguments as strings,
+ * and sg_actor_self_get_data would need the table before the actor had
+ * it. */
+static void *actor_arg(int argc, char **argv)
+{
+    void *p = NULL;
+    if (argc < 3 || sscanf(argv[2], "%p", &p) != 1 || !p) abort();
+    return p;
+}
+
+/* Starts `act` running code(argc, argv), argv {"actor", word, arg's
+ * address}: word for the code itself (stage_main's node), the address
+ * for actor_arg. */
+static void start_actor(const tl_simgrid_lib *sg, sg_actor_t act, xbt_main_func_t code, const char *word, void *arg)
+{
+    char ptr[32];
+    snprintf(ptr, sizeof ptr, "%p", arg);
+    const char *av[] = {"actor", word, ptr, NULL};
+    sg->sg_actor_start_(act, code, 3, av);
+}
+
+static sg_mailbox_t msg_box(const tl_simgrid_lib *sg, int chan, int src, int dst)
 {
     char name[64];
     snprintf(name, sizeof name, "m%d.%d.%d", chan, src, dst);
-    return sg_mailbox_by_name(name);
+    return sg->sg_mailbox_by_name(name);
 }
 
-static sg_mailbox_t stage_box(int node)
+static sg_mailbox_t stage_box(const tl_simgrid_lib *sg, int node)
 {
     char name[32];
     snprintf(name, sizeof name, "stage%d", node);
-    return sg_mailbox_by_name(name);
+    return sg->sg_mailbox_by_name(name);
 }
 
 /* A non-NULL payload for messages whose content does not matter (never
@@ -137,17 +161,18 @@ static sg_mailbox_t stage_box(int node)
 static const char payload_token;
 #define PAYLOAD ((void *)&payload_token)
 
-static void nccl_fixed_cost(sim_rank *R, double seconds)
+static void nccl_fixed_cost(const tl_simgrid_lib *sg, sim_rank *R, double seconds)
 {
     if (seconds <= 0) return;
-    sg_exec_t e = sg_actor_exec_init(seconds * R->nccl_speed0);
-    sg_exec_set_host(e, R->nccl);
-    sg_exec_start(e);
-    sg_exec_wait(e);
+    sg_exec_t e = sg->sg_actor_exec_init(seconds * R->nccl_speed0);
+    sg->sg_exec_set_host(e, R->nccl);
+    sg->sg_exec_start(e);
+    sg->sg_exec_wait(e);
 }
 
 /* Sends and receives posted together, then waited for together. */
 typedef struct sim_xfer {
+    const tl_simgrid_lib *sg;
     sg_comm_t *c;
     int n, cap;
     void *sink; /* every receive lands here: the payloads carry nothing */
@@ -165,17 +190,17 @@ static void xfer_add(sim_xfer *x, sg_comm_t c)
 
 static void xfer_send(sim_xfer *x, int chan, int src, int dst, int64_t bytes)
 {
-    xfer_add(x, sg_mailbox_put_async(msg_box(chan, src, dst), PAYLOAD, (long)(bytes > 0 ? bytes : 1)));
+    xfer_add(x, x->sg->sg_mailbox_put_async(msg_box(x->sg, chan, src, dst), PAYLOAD, (long)(bytes > 0 ? bytes : 1)));
 }
 
 static void xfer_recv(sim_xfer *x, int chan, int src, int dst)
 {
-    xfer_add(x, sg_mailbox_get_async(msg_box(chan, src, dst), &x->sink));
+    xfer_add(x, x->sg->sg_mailbox_get_async(msg_box(x->sg, chan, src, dst), &x->sink));
 }
 
 static void xfer_wait(sim_xfer *x)
 {
-    if (x->n) sg_comm_wait_all(x->c, (size_t)x->n);
+    if (x->n) x->sg->sg_comm_wait_all(x->c, (size_t)x->n);
     x->n = 0;
 }
 
@@ -230,19 +255,20 @@ static int comm_issued(const tl_mjob *j, int me, const tl_mop *op)
 
 /* The node a GPU is on: its property `node`, 0 without one (a platform
  * without nodes: one host) */
-static int gpu_node(sg_host_t gpu)
+static int gpu_node(const tl_simgrid_lib *sg, sg_host_t gpu)
 {
-    const char *np = sg_host_get_property_value(gpu, "node");
+    const char *np = sg->sg_host_get_property_value(gpu, "node");
     return np ? atoi(np) : 0;
 }
 
 static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_xfer *x)
 {
     const tl_mjob *j = w->job;
+    const tl_simgrid_lib *sg = w->sg;
     int n = j->nranks, me = R->rank;
     switch (op->comm) {
     case TL_MCOMM_HALO: {
-        nccl_fixed_cost(R, j->alpha_p2p_s);
+        nccl_fixed_cost(sg, R, j->alpha_p2p_s);
         const tl_mhalo *h = &j->halo[me];
         for (int k = 0; k < h->nfrom; k++) xfer_recv(x, chan, h->from[k], me);
         for (int k = 0; k < h->n; k++) xfer_send(x, chan, me, h->peer[k], h->bytes[k]);
@@ -250,7 +276,7 @@ static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_
         break;
     }
     case TL_MCOMM_RING:
-        nccl_fixed_cost(R, j->alpha_p2p_s);
+        nccl_fixed_cost(sg, R, j->alpha_p2p_s);
         if (n > 1) {
             xfer_recv(x, chan, (me + n - 1) % n, me);
             xfer_send(x, chan, me, (me + 1) % n, op->bytes);
@@ -258,7 +284,7 @@ static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_
         }
         break;
     case TL_MCOMM_ALLREDUCE:
-        nccl_fixed_cost(R, j->alpha_coll_s);
+        nccl_fixed_cost(sg, R, j->alpha_coll_s);
         if (n > 1) {
             if (j->ar_algo == TL_MAR_RING)
                 allreduce_ring(x, chan, me, n, op->bytes);
@@ -267,15 +293,15 @@ static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_
         }
         break;
     case TL_MCOMM_STAGED: {
-        if (j->staged_alpha_s > 0) sg_actor_sleep_for(j->staged_alpha_s);
+        if (j->staged_alpha_s > 0) sg->sg_actor_sleep_for(j->staged_alpha_s);
         const tl_mhalo *h = &j->halo[me];
-        int node = gpu_node(R->gpu);
+        int node = gpu_node(sg, R->gpu);
         for (int k = 0; k < h->nfrom; k++) xfer_recv(x, chan, h->from[k], me);
         for (int k = 0; k < h->n; k++) {
             sim_stage_msg *m = malloc(sizeof *m);
             if (!m) abort();
             *m = (sim_stage_msg){.src = me, .dst = h->peer[k], .chan = chan, .bytes = h->bytes[k]};
-            xfer_add(x, sg_mailbox_put_async(stage_box(node), m, (long)(h->bytes[k] > 0 ? h->bytes[k] : 1)));
+            xfer_add(x, sg->sg_mailbox_put_async(stage_box(sg, node), m, (long)(h->bytes[k] > 0 ? h->bytes[k] : 1)));
         }
         xfer_wait(x);
         break;
@@ -287,21 +313,22 @@ static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_
  * to the destination GPU, one message at a time (one host thread). */
 static void stage_main(int argc, char **argv)
 {
-    (void)argc;
+    const sim_world *w = actor_arg(argc, argv);
+    const tl_simgrid_lib *sg = w->sg;
     int node = atoi(argv[1]);
-    sg_mailbox_t box = stage_box(node);
+    sg_mailbox_t box = stage_box(sg, node);
     for (;;) {
-        sim_stage_msg *m = sg_mailbox_get(box);
-        sg_mailbox_put(msg_box(m->chan, m->src, m->dst), PAYLOAD, (long)(m->bytes > 0 ? m->bytes : 1));
+        sim_stage_msg *m = sg->sg_mailbox_get(box);
+        sg->sg_mailbox_put(msg_box(sg, m->chan, m->src, m->dst), PAYLOAD, (long)(m->bytes > 0 ? m->bytes : 1));
         free(m);
     }
 }
 
 /* Sleeps until `t`, when that is still to come. */
-static void sleep_until(double t)
+static void sleep_until(const tl_simgrid_lib *sg, double t)
 {
-    double now = simgrid_get_clock();
-    if (t > now) sg_actor_sleep_for(t - now);
+    double now = sg->simgrid_get_clock();
+    if (t > now) sg->sg_actor_sleep_for(t - now);
 }
 
 /* NCCL orders one communicator's operations by making the stream of the
@@ -310,52 +337,50 @@ static void sleep_until(double t)
  * beside the DAXPY; three-naive's, after it), on one stream nothing. */
 static void chan_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    sim_actor_arg *a = sg_actor_self_get_data();
+    sim_actor_arg *a = actor_arg(argc, argv);
+    const tl_simgrid_lib *sg = a->w->sg;
     sim_rank *R = &a->w->ranks[a->rank];
     sim_chan *c = &R->chan[a->lane];
     const tl_mjob *j = a->w->job;
-    sim_xfer x = {0};
+    sim_xfer x = {.sg = sg};
     int prev_lane = -1;
     double prev_end = 0;
     if (c->nslots == 0) return; /* a communicator this job never uses */
     for (;;)
         for (int i = 0; i < c->nslots; i++) {
             sim_slot *sl = &c->slot[i];
-            sg_sem_acquire(sl->submitted);
+            sg->sg_sem_acquire(sl->submitted);
             if (!comm_issued(j, a->rank, &j->lanes[sl->lane].ops[sl->k])) continue; /* nobody waits */
-            if (prev_lane >= 0 && sl->lane != prev_lane) sleep_until(prev_end + j->cross_lane_s);
+            if (prev_lane >= 0 && sl->lane != prev_lane) sleep_until(sg, prev_end + j->cross_lane_s);
             run_comm(a->w, R, a->lane, &j->lanes[sl->lane].ops[sl->k], &x);
             prev_lane = sl->lane;
-            prev_end = simgrid_get_clock();
-            sg_sem_release(sl->done);
+            prev_end = sg->simgrid_get_clock();
+            sg->sg_sem_release(sl->done);
         }
 }
 
 static void lane_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    sim_actor_arg *a = sg_actor_self_get_data();
+    sim_actor_arg *a = actor_arg(argc, argv);
     sim_world *w = a->w;
+    const tl_simgrid_lib *sg = w->sg;
     const tl_mjob *j = w->job;
     sim_rank *R = &w->ranks[a->rank];
     const tl_mlane *L = &j->lanes[a->lane];
-    double speed = sg_host_get_speed(R->gpu);
+    double speed = sg->sg_host_get_speed(R->gpu);
     for (int it = 0; it < j->iters; it++) {
         for (int k = 0; k < L->nops; k++) {
             const tl_mop *o = &L->ops[k];
-            double t0 = simgrid_get_clock();
+            double t0 = sg->simgrid_get_clock();
             switch (o->kind) {
             case TL_MOP_KERNEL: {
                 double s = *tl_mjob_cost(j, a->rank, a->lane, k);
                 if (s <= 0) break;
-                if (a->lane == 0) sg_host_set_pstate(R->nccl, 1);
-                sg_actor_execute(s * speed);
+                if (a->lane == 0) sg->sg_host_set_pstate(R->nccl, 1);
+                sg->sg_actor_execute(s * speed);
                 if (a->lane == 0) {
-                    sg_host_set_pstate(R->nccl, 0);
-                    R->res.compute_s += simgrid_get_clock() - t0;
+                    sg->sg_host_set_pstate(R->nccl, 0);
+                    R->res.compute_s += sg->simgrid_get_clock() - t0;
                 }
                 break;
             }
@@ -366,8 +391,8 @@ static void lane_main(int argc, char **argv)
                 sim_chan *c = &R->chan[o->chan];
                 for (int i = 0; i < c->nslots; i++)
                     if (c->slot[i].lane == a->lane && c->slot[i].k == k) {
-                        sg_sem_release(c->slot[i].submitted);
-                        if (issued) sg_sem_acquire(c->slot[i].done);
+                        sg->sg_sem_release(c->slot[i].submitted);
+                        if (issued) sg->sg_sem_acquire(c->slot[i].done);
                     }
                 break;
             }
@@ -380,51 +405,51 @@ static void lane_main(int argc, char **argv)
                                     SIM_EV_KEEP);
                             exit(6);
                         }
-                        et->t[et->nrec++ % SIM_EV_KEEP] = simgrid_get_clock();
-                        sg_sem_release(R->ev[o->ev][l]);
+                        et->t[et->nrec++ % SIM_EV_KEEP] = sg->simgrid_get_clock();
+                        sg->sg_sem_release(R->ev[o->ev][l]);
                     }
                 break;
             case TL_MOP_WAIT: {
                 if (o->skip_first && it == 0) break;
-                sg_sem_acquire(R->ev[o->ev][a->lane]);
+                sg->sg_sem_acquire(R->ev[o->ev][a->lane]);
                 sim_evtimes *et = &R->evt[o->ev][a->lane];
-                sleep_until(et->t[et->nwait++ % SIM_EV_KEEP] + j->cross_lane_s);
+                sleep_until(sg, et->t[et->nwait++ % SIM_EV_KEEP] + j->cross_lane_s);
                 break;
             }
             }
             if (a->lane == 0 && (o->kind == TL_MOP_COMM || o->kind == TL_MOP_WAIT)) {
-                double dt = simgrid_get_clock() - t0;
+                double dt = sg->simgrid_get_clock() - t0;
                 if (o->cat == TL_MCAT_P2P) R->res.exposed_p2p_s += dt;
                 if (o->cat == TL_MCAT_COLL) R->res.exposed_coll_s += dt;
             }
         }
         if (a->rank == 0 && a->lane == 0) progress(w, it + 1);
     }
-    double now = simgrid_get_clock();
+    double now = sg->simgrid_get_clock();
     if (now > R->res.end_s) R->res.end_s = now;
 }
 
 /* 1 when the platform has a host gpu<K>, K > i. */
-static int gpu_beyond(int i)
+static int gpu_beyond(const tl_simgrid_lib *sg, int i)
 {
-    sg_host_t *hosts = sg_host_list();
-    size_t n = sg_host_count();
+    sg_host_t *hosts = sg->sg_host_list();
+    size_t n = sg->sg_host_count();
     int found = 0;
     for (size_t k = 0; k < n && !found; k++) {
         int r;
         char tail;
-        found = sscanf(sg_host_get_name(hosts[k]), "gpu%d%c", &r, &tail) == 1 && r > i;
+        found = sscanf(sg->sg_host_get_name(hosts[k]), "gpu%d%c", &r, &tail) == 1 && r > i;
     }
     free(hosts);
     return found;
 }
 
-static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
+static sg_host_t host_or_die(const tl_simgrid_lib *sg, const char *fmt, int i, const char *platform)
 {
     char name[32];
     snprintf(name, sizeof name, fmt, i);
-    sg_host_t h = sg_host_by_name(name);
-    if (!h && i > 0 && !strcmp(fmt, "gpu%d") && !gpu_beyond(i)) {
+    sg_host_t h = sg->sg_host_by_name(name);
+    if (!h && i > 0 && !strcmp(fmt, "gpu%d") && !gpu_beyond(sg, i)) {
         /* the file's GPUs end before this rank: exit 6 tells the parent
          * the job has more ranks than the file holds, the command line's
          * fault (it reads R back from this line) */
@@ -442,16 +467,17 @@ static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
  * SPLITDUPLEX link X into X_UP and X_DOWN, names the file never holds
  * (a refusal named nic3_DOWN for the file's nic3). A half is known by
  * its twin; a link the file itself calls X_DOWN has none. */
-static const char *link_file_name(sg_link_t *links, size_t n, size_t i, char *buf, size_t len)
+static const char *link_file_name(const tl_simgrid_lib *sg, sg_link_t *links, size_t n, size_t i, char *buf,
+                                  size_t len)
 {
-    const char *name = sg_link_get_name(links[i]);
+    const char *name = sg->sg_link_get_name(links[i]);
     size_t k = strlen(name);
     int up = k > 3 && !strcmp(name + k - 3, "_UP"), down = k > 5 && !strcmp(name + k - 5, "_DOWN");
     if (!up && !down) return name;
     size_t stem = k - (up ? 3 : 5);
     snprintf(buf, len, "%.*s%s", (int)stem, name, up ? "_DOWN" : "_UP");
     for (size_t t = 0; t < n; t++)
-        if (t != i && !strcmp(sg_link_get_name(links[t]), buf)) {
+        if (t != i && !strcmp(sg->sg_link_get_name(links[t]), buf)) {
             snprintf(buf, len, "%.*s", (int)stem, name);
             return buf;
         }
@@ -465,18 +491,18 @@ static const char *link_file_name(sg_link_t *links, size_t n, size_t i, char *bu
  * alone (rate above 1, which calibrate and `platform --nccl-rate` refuse)
  * and predicts faster than physics. Said on stderr in one line, as a
  * missing host is: the parent names the file. */
-static void platform_values_or_die(void)
+static void platform_values_or_die(const tl_simgrid_lib *sg)
 {
     /* the counts once: each call lists every link (host) again */
-    sg_link_t *links = sg_link_list();
-    size_t nlinks = sg_link_count(), nhosts = sg_host_count();
+    sg_link_t *links = sg->sg_link_list();
+    size_t nlinks = sg->sg_link_count(), nhosts = sg->sg_host_count();
     char lname[256];
     for (size_t i = 0; i < nlinks; i++) {
-        double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
+        double bw = sg->sg_link_get_bandwidth(links[i]), lat = sg->sg_link_get_latency(links[i]);
         if (!(bw > 0) || !isfinite(bw) || !(lat >= 0) || !isfinite(lat)) {
             fprintf(stderr, "link '%s': bandwidth %g B/s and latency %g s, where a bandwidth must be > 0 and a "
                             "latency >= 0 (model/README.md)\n",
-                    link_file_name(links, nlinks, i, lname, sizeof lname), bw, lat);
+                    link_file_name(sg, links, nlinks, i, lname, sizeof lname), bw, lat);
             exit(3);
         }
         /* SimGrid reads a value without a unit in bytes per second and
@@ -487,17 +513,17 @@ static void platform_values_or_die(void)
         if (bw < 1e6 || lat > 10e-3) {
             fprintf(stderr, "link '%s': bandwidth %g B/s and latency %g s, most likely a value without its unit "
                             "(SimGrid takes B/s and s): give one, as bandwidth=\"200GBps\" latency=\"2us\"\n",
-                    link_file_name(links, nlinks, i, lname, sizeof lname), bw, lat);
+                    link_file_name(sg, links, nlinks, i, lname, sizeof lname), bw, lat);
             exit(3);
         }
     }
     free(links);
-    sg_host_t *hosts = sg_host_list();
+    sg_host_t *hosts = sg->sg_host_list();
     for (size_t i = 0; i < nhosts; i++) {
-        const char *name = sg_host_get_name(hosts[i]);
-        double s0 = sg_host_get_pstate_speed(hosts[i], 0);
-        for (unsigned long k = 0; k < sg_host_get_nb_pstates(hosts[i]); k++) {
-            double s = sg_host_get_pstate_speed(hosts[i], k);
+        const char *name = sg->sg_host_get_name(hosts[i]);
+        double s0 = sg->sg_host_get_pstate_speed(hosts[i], 0);
+        for (unsigned long k = 0; k < sg->sg_host_get_nb_pstates(hosts[i]); k++) {
+            double s = sg->sg_host_get_pstate_speed(hosts[i], k);
             if (!(s > 0) || !isfinite(s)) {
                 fprintf(stderr, "host '%s': speed %g flop/s in power state %lu, must be > 0\n", name, s, k);
                 exit(3);
@@ -510,7 +536,7 @@ static void platform_values_or_die(void)
                 exit(3);
             }
         }
-        const char *np = strncmp(name, "gpu", 3) == 0 ? sg_host_get_property_value(hosts[i], "node") : NULL;
+        const char *np = strncmp(name, "gpu", 3) == 0 ? sg->sg_host_get_property_value(hosts[i], "node") : NULL;
         if (np && (np[strspn(np, "0123456789")] || !np[0] || strlen(np) > 9)) {
             fprintf(stderr, "host '%s': property node '%s' is not a node number (0, 1, ...)\n", name, np);
             exit(3);
@@ -523,10 +549,11 @@ static void platform_values_or_die(void)
  * the platform has no such host (a host-staged halo needs its node's). */
 static sg_host_t route_host(const sim_world *w, int cpu, int i, int n)
 {
+    const tl_simgrid_lib *sg = w->sg;
     if (!cpu) return w->ranks[i].gpu;
     char name[32];
     snprintf(name, sizeof name, "cpu%d", i);
-    sg_host_t h = sg_host_by_name(name);
+    sg_host_t h = sg->sg_host_by_name(name);
     if (h) return h;
     fprintf(stderr, "no host '%s' (a host-staged halo goes through its node's host cpu<N>, at %d GPUs; "
                     "model/README.md)\n", name, n);
@@ -538,22 +565,23 @@ static sg_host_t route_host(const sim_world *w, int cpu, int i, int n)
 static int route_or_die(const tl_mroute *rt, void *arg)
 {
     const sim_world *w = arg;
+    const tl_simgrid_lib *sg = w->sg;
     int n = w->job->nranks;
     sg_host_t a = route_host(w, rt->src_cpu, rt->src, n), b = route_host(w, rt->dst_cpu, rt->dst, n);
-    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(a, b, links);
-    int none = xbt_dynar_is_empty(links) && sg_host_get_route_latency(a, b) <= 0;
-    xbt_dynar_free(&links);
+    xbt_dynar_t links = sg->xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg->sg_host_get_route(a, b, links);
+    int none = sg->xbt_dynar_is_empty(links) && sg->sg_host_get_route_latency(a, b) <= 0;
+    sg->xbt_dynar_free(&links);
     if (!none) return 0;
     if (rt->dst_cpu)
-        fprintf(stderr, "no route from %s to %s (rank %d stages %s, at %d GPUs)\n", sg_host_get_name(a),
-                sg_host_get_name(b), rt->rank, rt->what, n);
+        fprintf(stderr, "no route from %s to %s (rank %d stages %s, at %d GPUs)\n", sg->sg_host_get_name(a),
+                sg->sg_host_get_name(b), rt->rank, rt->what, n);
     else if (rt->src_cpu)
-        fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s %s, at %d GPUs)\n", sg_host_get_name(a),
-                sg_host_get_name(b), rt->rank, rt->peer, rt->what, sg_host_get_name(a), n);
+        fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s %s, at %d GPUs)\n", sg->sg_host_get_name(a),
+                sg->sg_host_get_name(b), rt->rank, rt->peer, rt->what, sg->sg_host_get_name(a), n);
     else
-        fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s, at %d GPUs)\n", sg_host_get_name(a),
-                sg_host_get_name(b), rt->rank, rt->peer, rt->what, n);
+        fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s, at %d GPUs)\n", sg->sg_host_get_name(a),
+                sg->sg_host_get_name(b), rt->rank, rt->peer, rt->what, n);
     exit(3);
 }
 
@@ -565,22 +593,22 @@ static void routes_or_die(const tl_mjob *j, sim_world *w)
 {
     int *node = malloc((size_t)j->nranks * sizeof *node);
     if (!node) exit(4);
-    for (int r = 0; r < j->nranks; r++) node[r] = gpu_node(w->ranks[r].gpu);
+    for (int r = 0; r < j->nranks; r++) node[r] = gpu_node(w->sg, w->ranks[r].gpu);
     tl_mjob_each_route(j, node, route_or_die, w);
     free(node);
 }
 
-static void child_run(const tl_mjob *j, int fd, int progress_fd)
+static void child_run(const tl_simgrid_lib *sg, const tl_mjob *j, int fd, int progress_fd)
 {
     char *args[] = {"trilap-model", "--log=root.thres:error", "--cfg=network/model:CM02",
                     "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:64", NULL};
     int argc = 5;
-    simgrid_init(&argc, args);
-    simgrid_load_platform(j->platform);
-    platform_values_or_die();
+    sg->simgrid_init(&argc, args);
+    sg->simgrid_load_platform(j->platform);
+    platform_values_or_die(sg);
 
     double period = j->progress_s > 0 ? j->progress_s : isatty(progress_fd) ? 5 : 30;
-    sim_world w = {.job = j, .progress_fd = progress_fd, .period = period};
+    sim_world w = {.sg = sg, .job = j, .progress_fd = progress_fd, .period = period};
     w.ranks = calloc((size_t)j->nranks, sizeof *w.ranks);
     sim_actor_arg *args_l = calloc((size_t)j->nranks * (TL_MODEL_MAX_LANES + TL_MODEL_MAX_CHANS), sizeof *args_l);
     if (!w.ranks || !args_l) exit(4);
@@ -592,25 +620,25 @@ static void child_run(const tl_mjob *j, int fd, int progress_fd)
     for (int r = 0; r < j->nranks; r++) {
         sim_rank *R = &w.ranks[r];
         R->rank = r;
-        R->gpu = host_or_die("gpu%d", r, j->platform);
-        R->nccl = host_or_die("nccl%d", r, j->platform);
-        if (sg_host_get_nb_pstates(R->nccl) < 2) {
+        R->gpu = host_or_die(sg, "gpu%d", r, j->platform);
+        R->nccl = host_or_die(sg, "nccl%d", r, j->platform);
+        if (sg->sg_host_get_nb_pstates(R->nccl) < 2) {
             fprintf(stderr, "host nccl%d needs two speeds (alone, beside compute; model/README.md)\n", r);
             exit(3);
         }
         /* one core: three-split's two communicators would queue on it as
          * three-naive's one does (before: simulated so, exit 0) */
-        if (sg_host_core_count(R->nccl) < TL_MODEL_MAX_CHANS) {
+        if (sg->sg_host_core_count(R->nccl) < TL_MODEL_MAX_CHANS) {
             fprintf(stderr, "host 'nccl%d' has %d core, where NCCL's engine needs %d (one per communicator, "
                             "core=\"%d\"; model/README.md)\n",
-                    r, sg_host_core_count(R->nccl), TL_MODEL_MAX_CHANS, TL_MODEL_MAX_CHANS);
+                    r, sg->sg_host_core_count(R->nccl), TL_MODEL_MAX_CHANS, TL_MODEL_MAX_CHANS);
             exit(3);
         }
-        R->nccl_speed0 = sg_host_get_pstate_speed(R->nccl, 0);
-        R->res.nccl_rate = sg_host_get_pstate_speed(R->nccl, 1) / R->nccl_speed0;
-        if (gpu_node(R->gpu) > maxnode) maxnode = gpu_node(R->gpu);
+        R->nccl_speed0 = sg->sg_host_get_pstate_speed(R->nccl, 0);
+        R->res.nccl_rate = sg->sg_host_get_pstate_speed(R->nccl, 1) / R->nccl_speed0;
+        if (gpu_node(sg, R->gpu) > maxnode) maxnode = gpu_node(sg, R->gpu);
         for (int e = 0; e < TL_MODEL_MAX_EVENTS; e++)
-            for (int l = 0; l < TL_MODEL_MAX_LANES; l++) R->ev[e][l] = sg_sem_init(0);
+            for (int l = 0; l < TL_MODEL_MAX_LANES; l++) R->ev[e][l] = sg->sg_sem_init(0);
         for (int c = 0; c < TL_MODEL_MAX_CHANS; c++) {
             sim_chan *ch = &R->chan[c];
             /* the channel's operations, sorted by issue order */
@@ -623,37 +651,36 @@ static void child_run(const tl_mjob *j, int fd, int progress_fd)
                         ch->slot[at] = ch->slot[at - 1];
                         at--;
                     }
-                    ch->slot[at] = (sim_slot){.lane = l, .k = k, .submitted = sg_sem_init(0), .done = sg_sem_init(0)};
+                    ch->slot[at] = (sim_slot){
+                        .lane = l, .k = k, .submitted = sg->sg_sem_init(0), .done = sg->sg_sem_init(0)};
                 }
             sim_actor_arg *a = &args_l[(size_t)r * (TL_MODEL_MAX_LANES + TL_MODEL_MAX_CHANS) + TL_MODEL_MAX_LANES + c];
             *a = (sim_actor_arg){.w = &w, .rank = r, .lane = c};
-            sg_actor_t act = sg_actor_init("chan", R->gpu);
-            sg_actor_set_data(act, a);
-            sg_actor_start(act, chan_main, 0, NULL);
-            sg_actor_daemonize(act);
+            sg_actor_t act = sg->sg_actor_init("chan", R->gpu);
+            start_actor(sg, act, chan_main, "chan", a);
+            sg->sg_actor_daemonize(act);
         }
         for (int l = 0; l < j->nlanes; l++) {
             sim_actor_arg *a = &args_l[(size_t)r * (TL_MODEL_MAX_LANES + TL_MODEL_MAX_CHANS) + l];
             *a = (sim_actor_arg){.w = &w, .rank = r, .lane = l};
-            sg_actor_t act = sg_actor_init(j->lanes[l].name, R->gpu);
-            sg_actor_set_data(act, a);
-            sg_actor_start(act, lane_main, 0, NULL);
+            sg_actor_t act = sg->sg_actor_init(j->lanes[l].name, R->gpu);
+            start_actor(sg, act, lane_main, "lane", a);
         }
     }
     for (int node = 0; node <= maxnode; node++) {
         char name[32], arg[16];
         snprintf(name, sizeof name, "cpu%d", node);
-        sg_host_t h = sg_host_by_name(name);
+        sg_host_t h = sg->sg_host_by_name(name);
         if (!h) continue; /* a platform without host staging */
         snprintf(arg, sizeof arg, "%d", node);
-        char *av[] = {"stage", arg, NULL};
-        sg_actor_t act = sg_actor_create("stage", h, stage_main, 2, av);
-        sg_actor_daemonize(act);
+        sg_actor_t act = sg->sg_actor_init("stage", h);
+        start_actor(sg, act, stage_main, arg, &w);
+        sg->sg_actor_daemonize(act);
     }
     routes_or_die(j, &w);
     w.t_start = wall_s();
     w.t_next = w.period;
-    if (!j->check_only) simgrid_run();
+    if (!j->check_only) sg->simgrid_run();
     for (int r = 0; r < j->nranks; r++) {
         const char *p = (const char *)&w.ranks[r].res;
         size_t left = sizeof w.ranks[r].res;
@@ -862,6 +889,8 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
     memset(res, 0, sizeof *res);
     TL_TRY(tl_mjob_check(j));
     TL_CHECK(j->platform, TL_ERR_INVAL, "no platform");
+    tl_simgrid_lib sg;
+    TL_TRY(tl_simgrid_lib_load(&sg));
     tl_status st = TL_OK;
     tl_mrank_result *rr = calloc((size_t)j->nranks, sizeof *rr);
     FILE *err = tmpfile();
@@ -889,7 +918,7 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
         close(fds[0]);
         int user_err = dup(2); /* progress lines; -1: none */
         dup2(fileno(err), 2);
-        child_run(j, fds[1], user_err);
+        child_run(&sg, j, fds[1], user_err);
     }
     close(fds[1]);
     fds[1] = -1;
@@ -936,10 +965,16 @@ fail:
     if (fds[1] >= 0) close(fds[1]);
     if (err) fclose(err);
     free(rr);
+    tl_simgrid_lib_unload(&sg);
     return st;
 }
 
 #else
+
+tl_status tl_model_engine_load(void)
+{
+    return TL_FAIL(TL_ERR_UNSUPPORTED, "built without SimGrid (install libsimgrid-dev and rebuild)");
+}
 
 tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
 {

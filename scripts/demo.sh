@@ -4,11 +4,15 @@
 # report of what overlapped, what did not and why. It prints the report,
 # then names it and what to open next (the pictures, or the tables without
 # gnuplot, and a Perfetto trace).
-#   scripts/demo.sh [--out DIR] [--from RUNS] [--gpus N]
+#   scripts/demo.sh [--out DIR] [--from RUNS] [--gpus N] [--solver-n N]
 # With a GPU: runs bin/trilap-bench tristream for two-stream, three-naive and
 # three-split with --trace. Without one (or with --from RUNS): analyses the
 # recorded traces RUNS/<variant>/trace.rank*.csv[.gz], by default the H200 run
 # committed under results/tristream-h200x2, and says so in the report.
+# The solver part (scripts/demo-solver.sh) solves gen:poisson7:N, N = 128
+# with a GPU, 64 without; --solver-n N picks another N (a smaller one, 16,
+# for a quicker demo: without a GPU its times show that the schedules
+# run, not how they overlap, whatever the size).
 # Without gnuplot the report and the CSV files are still written (it says
 # so at the start and in the report); TL_GNUPLOT names another gnuplot,
 # TL_BIN the folder of the programs [bin].
@@ -22,6 +26,7 @@ export LC_ALL=C # numbers in awk and printf with a '.' whatever locale the shell
 out=demo-out
 from=""
 gpus=""
+solver_n=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --out | --from)
@@ -34,6 +39,10 @@ while [[ $# -gt 0 ]]; do
         --gpus)
             gpus=${2-}
             [[ $gpus =~ ^[1-9][0-9]*$ ]] || { echo "demo.sh: invalid --gpus '$gpus': a number of GPUs, 1 or more" >&2; exit 2; }
+            shift 2 ;;
+        --solver-n)
+            solver_n=${2-}
+            [[ $solver_n =~ ^[1-9][0-9]*$ ]] || { echo "demo.sh: invalid --solver-n '$solver_n': a grid size, 1 or more" >&2; exit 2; }
             shift 2 ;;
         # the whole header (lines 2-13 cut its last sentence short)
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -200,7 +209,7 @@ itime() {
 # folder they were written in)
 step="the solver part: scripts/demo-solver.sh $final/solver"
 SOLVE=$bin/trilap-solve ANALYZE=$analyze GNUPLOT=$([[ -n $gnuplot ]] && echo 1 || echo 0) \
-    "$here/scripts/demo-solver.sh" "$final/solver" > "$out/solver.log" 2>&1
+    "$here/scripts/demo-solver.sh" ${solver_n:+--n "$solver_n"} "$final/solver" > "$out/solver.log" 2>&1
 
 step="writing $report"
 {

@@ -12,6 +12,11 @@
 
 static const char *const data = "tests/data/demo-1gpu";
 
+/* The solver part on gen:poisson7:16, not the no-GPU default 64: what
+ * these tests read of it is the same, and the larger solves were 1.7 s of
+ * CPU a demo (test_firsthour.sh readme_quickstart runs the default). */
+#define SMALL_SOLVER "--solver-n 16"
+
 static int is_png(const char *path)
 {
     unsigned char m[8] = {0};
@@ -66,7 +71,7 @@ TL_TEST(one_gpu_trace_without_gnuplot)
     const char *t = tl_test_tmpdir();
     char cmd[2048], out[600];
     snprintf(out, sizeof out, "%s/demo", t);
-    snprintf(cmd, sizeof cmd, "TL_GNUPLOT=/nonexistent/gnuplot scripts/demo.sh --from %s --out %s",
+    snprintf(cmd, sizeof cmd, "TL_GNUPLOT=/nonexistent/gnuplot scripts/demo.sh --from %s --out %s " SMALL_SOLVER,
              data, out);
     char *o = NULL, *e = NULL;
     int rc = tl_test_run(cmd, &o, &e);
@@ -77,6 +82,8 @@ TL_TEST(one_gpu_trace_without_gnuplot)
     char *text = report_of(out);
     check_one_rank_report(text);
     TL_ASSERT_MSG(strstr(text, "files: none: gnuplot not found"), "%s", text);
+    /* the solver part solved the grid --solver-n names */
+    TL_ASSERT_MSG(strstr(text, "- matrix gen:poisson7:16, pipecg (Jacobi), 2 ranks"), "%s", text);
     check_last_lines(o, out, "read", "breakdown.txt; load");
     char p[1024];
     snprintf(p, sizeof p, "%s/timeline.png", out);
@@ -95,7 +102,7 @@ TL_TEST(one_gpu_trace_renders)
     const char *t = tl_test_tmpdir();
     char cmd[2048], out[600], p[1024];
     snprintf(out, sizeof out, "%s/demo", t);
-    snprintf(cmd, sizeof cmd, "scripts/demo.sh --from %s --out %s", data, out);
+    snprintf(cmd, sizeof cmd, "scripts/demo.sh --from %s --out %s " SMALL_SOLVER, data, out);
     char *o = NULL, *e = NULL;
     int rc = tl_test_run(cmd, &o, &e);
     TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
@@ -152,7 +159,7 @@ TL_TEST(live_one_gpu_path)
     fclose(f);
     TL_ASSERT_EQ(chmod(p, 0755), 0);
     snprintf(cmd, sizeof cmd,
-             "PATH=%s:$PATH TL_BIN=%s TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo", fake,
+             "PATH=%s:$PATH TL_BIN=%s TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo " SMALL_SOLVER, fake,
              fake, t);
     char *o = NULL, *e = NULL;
     int rc = tl_test_run(cmd, &o, &e);
@@ -183,7 +190,7 @@ TL_TEST(failing_nvidia_smi_is_no_gpu)
                "NVIDIA driver.'\nexit 9\n");
     fclose(f);
     TL_ASSERT_EQ(chmod(p, 0755), 0);
-    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo",
+    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo " SMALL_SOLVER,
              fake, t);
     char *o = NULL, *e = NULL;
     int rc = tl_test_run(cmd, &o, &e);
@@ -297,7 +304,8 @@ TL_TEST(traced_iteration_max_over_ranks)
     char out[600], p[1024];
     snprintf(out, sizeof out, "%s/demo", t);
     tl_test_output r =
-        tl_test_capture("TL_GNUPLOT=/nonexistent/gnuplot scripts/demo.sh --from results/tristream-h200x2 --out %s", out);
+        tl_test_capture("TL_GNUPLOT=/nonexistent/gnuplot scripts/demo.sh --from results/tristream-h200x2 --out %s "
+                        SMALL_SOLVER, out);
     TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     char *text = report_of(out);
@@ -331,7 +339,8 @@ TL_TEST(traced_iteration_max_over_ranks)
  * Before: demo.sh --out without a value was bash's '$2: unbound
  * variable' (exit 1); a word with no option was taken for --out,
  * undocumented, the last of several winning, and the demo ran into it;
- * --help stopped mid-sentence (lines 2-13 of a 15-line header);
+ * --help stopped mid-sentence (lines 2-13 of a 15-line header); a
+ * --solver-n that is no grid size is refused as --gpus is;
  * demo-solver.sh --n without a value was '$2: unbound variable', --n 0 ran
  * trilap-solve into its own refusal, and a missing OUT was a bare usage
  * line. */
@@ -342,6 +351,8 @@ TL_TEST(first_scripts_refuse_bad_arguments)
         {"demo.sh --out", "demo.sh: --out needs a value (try --help)\n"},
         {"demo.sh --from", "demo.sh: --from needs a value (try --help)\n"},
         {"demo.sh OUTA OUTB", "demo.sh: invalid argument 'OUTA' (try --help)\n"},
+        {"demo.sh --solver-n", "demo.sh: invalid --solver-n '': a grid size, 1 or more\n"},
+        {"demo.sh --solver-n 0x10", "demo.sh: invalid --solver-n '0x10': a grid size, 1 or more\n"},
         {"demo-solver.sh OUTA --n", "demo-solver.sh: expected one OUT folder, got 2 argument(s) (usage: "
                                     "demo-solver.sh [--n N] [--iterations K] OUT; try --help)\n"},
         {"demo-solver.sh --n", "demo-solver.sh: invalid --n '': a positive integer (try --help)\n"},

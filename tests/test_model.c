@@ -3013,7 +3013,72 @@ TL_TEST(calibrate_records_the_gpu_its_inputs_name)
     }
 }
 
-TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
+/* trilap-model loads SimGrid (libsimgrid and the Boost and ns-3 libraries
+ * it needs: about 55 of the 72 ms of CPU a start took, and the tests
+ * start it some 200 times, most of them to simulate nothing) only when a
+ * subcommand simulates: --help and a refusal map no libsimgrid, a
+ * prediction does (the dynamic loader's LD_DEBUG=files names every
+ * library it loads, linked or dlopen'ed, in LD_DEBUG_OUTPUT.PID). Before,
+ * every start loaded it: libsimgrid.so.3.32 was among its libraries. */
+TL_TEST(simgrid_loaded_only_to_simulate)
+{
+    need_simgrid();
+    const char *d = tl_test_tmpdir();
+    static const struct {
+        const char *args;
+        int simulates;
+    } runs[] = {{"--help", 0}, {"solver --gpus x", 0}, {"tristream", 1}};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/ld%zu && { env LD_DEBUG=files LD_DEBUG_OUTPUT=%s/ld%zu/ld %s/trilap-model "
+                                "%s >%s/out 2>&1; true; }",
+                                d, k, d, k, tl_test_env("TL_BIN", "bin"), runs[k].args, d),
+                     0);
+        tl_test_output r = tl_test_capture("cat %s/ld%zu/ld.*", d, k);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "trilap-model"), "LD_DEBUG=files wrote no trace of trilap-model");
+        int simgrid = tl_test_count(r.out, "libsimgrid");
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(runs[k].simulates ? simgrid > 0 : simgrid == 0, "trilap-model %s: %d loader lines name libsimgrid",
+                      runs[k].args, simgrid);
+    }
+}
+
+/* SimGrid that cannot be loaded (TRILAP_SIMGRID_LIB names another library
+ * than the build's) is one line naming the library and the loader's
+ * reason, exit 1, nothing on stdout, from each subcommand that simulates,
+ * before its output; --help and a refusal say what they said. */
+TL_TEST(simgrid_library_not_loaded_said_once)
+{
+    need_simgrid();
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    char lib[600], want[1600];
+    snprintf(lib, sizeof lib, "%s/none/libsimgrid.so", tl_test_tmpdir());
+    snprintf(want, sizeof want,
+             "trilap-model: cannot load SimGrid's library %s (%s: cannot open shared object file: No such file or "
+             "directory), named by TRILAP_SIMGRID_LIB\n",
+             lib, lib);
+    static const char *const simulating[] = {"tristream", "fdtd", "solver --gpus 4 --matrix gen:poisson7:8 --iters 2"};
+    for (size_t k = 0; k < sizeof simulating / sizeof simulating[0]; k++) {
+        tl_test_output r = tl_test_capture("TRILAP_SIMGRID_LIB=%s %s/trilap-model %s", lib, bin, simulating[k]);
+        TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && !strcmp(r.err, want), "%s: exit %d: %s%s\nwant: %s", simulating[k],
+                      r.rc, r.out, r.err, want);
+        tl_test_output_free(&r);
+    }
+    tl_test_output r = tl_test_capture("TRILAP_SIMGRID_LIB=libz.so.1 %s/trilap-model tristream", bin);
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] &&
+                      !strcmp(r.err, "trilap-model: the library libz.so.1 (TRILAP_SIMGRID_LIB) is no SimGrid: it "
+                                     "lacks sg_version_get\n"),
+                  "exit %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("TRILAP_SIMGRID_LIB=%s %s/trilap-model tristream --help", lib, bin);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "usage: trilap-model tristream") && !r.err[0], "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("TRILAP_SIMGRID_LIB=%s %s/trilap-model solver --gpus x", lib, bin);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "trilap-model: invalid --gpus 'x'") && !strstr(r.err, "SimGrid"),
+                  "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
+TL_TEST_MAIN(simgrid_loaded_only_to_simulate, simgrid_library_not_loaded_said_once, solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order,
              sync_faster_where_nothing_hides_the_halo,

@@ -886,6 +886,24 @@ static const char *rank0_field(const char *o, const char *table, int k, char *bu
     return buf;
 }
 
+/* The union of rank 0's compute:* ranges within its window (us, as
+ * overlap prints it), worked out from the rank's trace file in dir. */
+static double compute_ranges_us(const char *dir)
+{
+    char us[64];
+    TL_ASSERT_EQ(tl_test_sh_to(us, sizeof us,
+                               "awk -F, '/^# window_start_ns=/ { sub(/.*=/, \"\"); ws = $0 + 0 } "
+                               "/^# window_end_ns=/ { sub(/.*=/, \"\"); we = $0 + 0 } "
+                               "$5 == \"range\" && $7 ~ /^compute:/ { s = $8 < ws ? ws : $8; e = $9 > we ? we : $9; "
+                               "if (e > s) printf \"%%.0f %%.0f\\n\", s, e }' %s/trace.rank0.csv | sort -n | "
+                               "awk '{ if (NR > 1 && $1 <= end) { if ($2 > end) end = $2; next } "
+                               "total += end - start; start = $1; end = $2 } "
+                               "END { printf \"%%.1f\", (total + end - start) / 1e3 }'",
+                               dir),
+                 0);
+    return atof(us);
+}
+
 /* A CPU run's compute is its host's compute:* ranges (trilap-fdtd
  * --backend cpu, trilap-solve --backend host on one rank): breakdown printed
  * "# 0 rows", overlap U_compute 0.0 and idle the whole window, diagnose
@@ -898,12 +916,14 @@ static void cpu_run_counted(const char *dir, const char *name)
     double fw = atof(rank0_field(o, "# table: overlap\n", 1, w, sizeof w));
     double fc = atof(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp));
     double fi = atof(rank0_field(o, "# table: overlap\n", 14, idle, sizeof idle));
-    /* most of the window (the host's bookkeeping between ranges is the
-     * rest: 13 % of a 12^3 solve's 647 us once in CI on 2 loaded cores,
-     * so not 90 %), and idle what compute leaves (before: U_compute 0.0,
-     * idle the whole window) */
-    TL_ASSERT_MSG(fw > 0 && fc > 0.5 * fw && fabs(fc + fi - fw) < 0.2, "W %s, U_compute %s, idle %s:\n%s", w, cp, idle,
-                  o);
+    double ranges = compute_ranges_us(dir);
+    /* the compute ranges the trace holds, and idle what they leave
+     * (before: U_compute 0.0, idle the whole window); not a share of the
+     * window, which the load decides: "more than half" failed in 2 of 3
+     * loaded runs of make check (W 6709.4, U_compute 542.2: a solve of
+     * 0.6 ms preempted between its ranges) */
+    TL_ASSERT_MSG(ranges > 0 && fabs(fc - ranges) < 0.15 && fabs(fc + fi - fw) < 0.2,
+                  "W %s, U_compute %s (the trace's compute ranges: %.1f), idle %s:\n%s", w, cp, ranges, idle, o);
     TL_ASSERT_MSG(strstr(o, "U_compute is its host's compute ranges (compute:*)"), "%s", o);
     free(o);
     o = tl_test_output_of("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
@@ -1280,6 +1300,28 @@ TL_TEST(nsys_threads_are_ranks)
     free(o);
 }
 
+/* trilap-analyze with the arguments after rc (NULL-ended; an empty one
+ * left out): its stdout and stderr together (malloc'd), its exit code in
+ * *rc. Started without a shell: the loops over every committed run start
+ * it some 800 times (a shell each was 4 s of CPU). */
+static char *analyze(int *rc, ...)
+{
+    char prog[1024], *argv[16];
+    int n = 0;
+    snprintf(prog, sizeof prog, "%s/trilap-analyze", tl_test_bin());
+    argv[n++] = prog;
+    va_list ap;
+    va_start(ap, rc);
+    for (const char *a; (a = va_arg(ap, const char *)) != NULL;)
+        if (a[0] && n < 15) argv[n++] = (char *)a; /* exec's argv, never written */
+    va_end(ap);
+    argv[n] = NULL;
+    const char *out = tl_test_path("analyze.out");
+    fprintf(stderr, "$ %s ...\n", prog);
+    *rc = tl_test_spawn_to(out, argv);
+    return tl_test_read(out);
+}
+
 TL_TEST(no_nan_on_committed_runs)
 {
     /* every run folder and Nsight Systems export under results/, every
@@ -1302,12 +1344,16 @@ TL_TEST(no_nan_on_committed_runs)
         /* an export has no complete=no to accept: the flag is refused there */
         const char *acc = strstr(run, ".sqlite") ? "" : "--accept-incomplete";
         static const char *const cmds[] = {"overlap", "diagnose", "breakdown"};
+        int rc;
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
-            char *o = tl_test_output_of("%s/trilap-analyze %s %s %s", tl_test_bin(), cmds[c], acc, input);
+            char *o = analyze(&rc, cmds[c], acc, input, NULL);
+            TL_ASSERT_MSG(rc == 0, "%s %s %s: exit %d: %s", cmds[c], acc, input, rc, o);
             TL_ASSERT_MSG(!tl_test_says_nan(o), "%s %s:\n%s", cmds[c], run, o);
             free(o);
         }
-        free(tl_test_output_of("%s/trilap-analyze timeline %s %s -o %s", tl_test_bin(), acc, input, out));
+        char *o = analyze(&rc, "timeline", acc, input, "-o", out, NULL);
+        TL_ASSERT_MSG(rc == 0, "timeline %s %s: exit %d: %s", acc, input, rc, o);
+        free(o);
         char *t = tl_test_read(out);
         TL_ASSERT_MSG(!tl_test_says_nan(t), "timeline %s", run);
         free(t);
@@ -1321,13 +1367,14 @@ TL_TEST(no_nan_on_committed_runs)
  * complete=no (the one documented reason) reads with --accept-incomplete. */
 static void loads(const char *input, const char *flags)
 {
-    tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s %s", tl_test_bin(), flags, input);
-    if (o.rc != 0 && strstr(o.err, "complete=no")) {
-        tl_test_output_free(&o);
-        o = tl_test_capture("%s/trilap-analyze overlap --accept-incomplete %s %s", tl_test_bin(), flags, input);
+    int rc;
+    char *o = analyze(&rc, "overlap", flags, input, NULL);
+    if (rc != 0 && strstr(o, "complete=no")) {
+        free(o);
+        o = analyze(&rc, "overlap", "--accept-incomplete", flags, input, NULL);
     }
-    TL_ASSERT_MSG(o.rc == 0, "overlap %s %s refused a run that is one:\n%s", flags, input, o.err);
-    tl_test_output_free(&o);
+    TL_ASSERT_MSG(rc == 0, "overlap %s %s refused a run that is one:\n%s", flags, input, o);
+    free(o);
 }
 
 /* --raw-clock on a PyTorch profiler trace or an Nsight Systems export,
@@ -1335,10 +1382,11 @@ static void loads(const char *input, const char *flags)
  * naming the input (exit 2). */
 static void raw_clock_refused(const char *input)
 {
-    tl_test_output o = tl_test_capture("%s/trilap-analyze overlap --raw-clock %s", tl_test_bin(), input);
-    TL_ASSERT_MSG(o.rc == 2 && strstr(o.err, "--raw-clock does not apply to ") && strstr(o.err, input),
-                  "overlap --raw-clock %s: exit %d:\n%s", input, o.rc, o.err);
-    tl_test_output_free(&o);
+    int rc;
+    char *o = analyze(&rc, "overlap", "--raw-clock", input, NULL);
+    TL_ASSERT_MSG(rc == 2 && strstr(o, "--raw-clock does not apply to ") && strstr(o, input),
+                  "overlap --raw-clock %s: exit %d:\n%s", input, rc, o);
+    free(o);
 }
 
 TL_TEST(every_committed_trace_loads)
@@ -1373,10 +1421,13 @@ TL_TEST(every_committed_trace_loads)
         loads(input, "--align-clocks");
         if (!foreign) continue;
         snprintf(imp, sizeof imp, "%s/%d", tl_test_path("imported"), n);
-        TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), input, imp), 0);
-        tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s", tl_test_bin(), imp);
-        TL_ASSERT_MSG(o.rc == 0, "the import of %s does not read back:\n%s", input, o.err);
-        tl_test_output_free(&o);
+        int rc;
+        char *o = analyze(&rc, "import", input, "-o", imp, NULL);
+        TL_ASSERT_MSG(rc == 0, "import %s -o %s: exit %d: %s", input, imp, rc, o);
+        free(o);
+        o = analyze(&rc, "overlap", imp, NULL);
+        TL_ASSERT_MSG(rc == 0, "the import of %s does not read back:\n%s", input, o);
+        free(o);
     }
     TL_ASSERT_MSG(n >= 60, "only %d inputs found under results/ and %s/kineto", n, kineto);
     free(inputs);

@@ -273,6 +273,18 @@ TL_TEST(render_takes_tl_gnuplot)
     }
 }
 
+/* t/gp: a stand-in gnuplot (TL_GNUPLOT) that writes an empty figure where
+ * its -e names out='...': for a test of what the renderers decide and say,
+ * not of the drawing (the other tests draw with gnuplot). */
+static void empty_figure_gnuplot(const char *t)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/gp", t);
+    tl_test_write(p, "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -e) e=$2; shift 2 ;; *) shift ;; esac; done\n"
+                     "o=${e##*out=\\'}; : > \"${o%%\\'*}\"\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+}
+
 /* The check runs' folders of --results (wave3-checks-*, device-session-*,
  * device-logs) are left out, said in one line, unless --all (make plots
  * PLOTS_ALL=1); a --results inside one renders it whole. Before: make
@@ -295,10 +307,7 @@ TL_TEST(render_leaves_out_check_runs)
                             "%s/results/wave3-checks-y/run/two-stream/trace.rank0.csv",
                             t, t),
                  0);
-    snprintf(p, sizeof p, "%s/gp", t);
-    tl_test_write(p, "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -e) e=$2; shift 2 ;; *) shift ;; esac; done\n"
-                     "o=${e##*out=\\'}; : > \"${o%%\\'*}\"\n");
-    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    empty_figure_gnuplot(t);
     tl_test_output r = tl_test_capture("TL_GNUPLOT=%s/gp scripts/render-plots.sh --results %s/results/ --out %s/out", t,
                                        t, t);
     TL_ASSERT_MSG(r.rc == 0 && tl_test_count(r.err, "\n") == 1 &&
@@ -809,6 +818,10 @@ TL_TEST(gnuplot_script_needs_input)
     TL_ASSERT(system("gnuplot -e \"out='/dev/null'\" plots/timeline.gp > /dev/null 2>&1") != 0);
 }
 
+/* The demos' solver part on gen:poisson7:16, not the no-GPU default 64:
+ * these tests read the figures, not its times (1.7 s of CPU a demo). */
+#define DEMO_SMALL_SOLVER "--solver-n 16"
+
 TL_TEST(demo_from_recorded_runs)
 {
     need_gnuplot();
@@ -817,7 +830,7 @@ TL_TEST(demo_from_recorded_runs)
     snprintf(runs, sizeof runs, "%s/runs", t);
     snprintf(out, sizeof out, "%s/demo", t);
     synth_runs(runs);
-    run_ok("scripts/demo.sh --from %s --out %s > %s/log 2>&1", runs, out, t);
+    run_ok("scripts/demo.sh --from %s --out %s " DEMO_SMALL_SOLVER " > %s/log 2>&1", runs, out, t);
     snprintf(p, sizeof p, "%s/report.txt", out);
     {
         FILE *f = fopen(p, "r");
@@ -935,7 +948,8 @@ TL_TEST(demo_gpu_path_creates_run_dir)
     fprintf(f, "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-0)'\necho 'GPU 1: NVIDIA H200 (UUID: GPU-1)'\n");
     fclose(f);
     chmod(p, 0755);
-    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_BIN=%s scripts/demo.sh --out %s/demo > %s/log 2>&1", fake, fake, t, t);
+    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_BIN=%s scripts/demo.sh --out %s/demo " DEMO_SMALL_SOLVER " > %s/log 2>&1",
+             fake, fake, t, t);
     TL_ASSERT_MSG(system(cmd) == 0, "failed: %s\n%s", cmd, (snprintf(p, sizeof p, "%s/log", t), slurp(p)));
     snprintf(p, sizeof p, "%s/demo/report.txt", t);
     char *text = slurp(p);
@@ -961,7 +975,8 @@ TL_TEST(demo_committed_h200)
     char out[512], p[1024];
     snprintf(out, sizeof out, "%s/demo", t);
     /* without a GPU demo.sh falls back to the committed run on its own; --from makes it so here too */
-    run_ok("scripts/demo.sh --from %s --out %s > %s/log 2>&1", "results/tristream-h200x2", out, t);
+    run_ok("scripts/demo.sh --from %s --out %s " DEMO_SMALL_SOLVER " > %s/log 2>&1", "results/tristream-h200x2", out,
+           t);
     snprintf(p, sizeof p, "%s/report.txt", out);
     char *text = slurp(p);
     char *naive = strstr(text, "== three-naive"), *split = strstr(text, "== three-split");
@@ -1025,20 +1040,21 @@ TL_TEST(render_leaves_out_rows_without_number)
  * And a results file cut to nothing is said, not passed over. */
 TL_TEST(render_says_rows_of_several_commits)
 {
-    need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
+    empty_figure_gnuplot(t); /* what is said is under test, not the drawing */
     put(t, "res/knobs.csv", "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,50,0\nthree-split,2,0,40,0\n");
     put(t, "res/manifest.txt", "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
                                "program: trilap-bench\ngit_commit: bbbb222-dirty\nresults: knobs.csv\nresults_lines: 3\n\n"
                                "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
     snprintf(p, sizeof p, "%s/res/cut.csv", t); /* a results file cut to nothing: said, not passed over */
     tl_test_write(p, "");
-    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    tl_test_output r =
+        tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t, t);
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.err, "/res/cut.csv: an empty file; skipped\n"), "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(unlink(p), 0);
-    r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    r = tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t, t);
     TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "knobs.csv: its rows come from 2 commits (aaaa111 bbbb222-dirty, "
                                                        "manifest.txt), drawn together; give each commit a results "
                                                        "file of its own to compare them"),
@@ -1047,7 +1063,7 @@ TL_TEST(render_says_rows_of_several_commits)
     put(t, "res/manifest.txt", "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
                                "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 3\n\n"
                                "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
-    r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out2'", t, t);
+    r = tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/res' --out '%s/out2'", t, t, t);
     TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
 }
@@ -1303,9 +1319,9 @@ TL_TEST(bars_labels_inside_figure)
  * drawn again, or one whose earlier source is gone, draws over it. */
 TL_TEST(render_name_clash_across_runs)
 {
-    need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
+    empty_figure_gnuplot(t); /* the names are under test, not the drawing */
     for (int i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/%s/x", t, i ? "b" : "a");
         put(p, "knobs.csv", i ? "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,77,0\n"
@@ -1315,8 +1331,8 @@ TL_TEST(render_name_clash_across_runs)
                                            {"a", "", ",55,"}, {"-b", "", ",77,"}};
     for (int k = 0; k < 4; k++) {
         if (steps[k][0][0] == '-') TL_ASSERT_EQ(tl_test_sh("rm -r '%s/a'", t), 0);
-        tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/%s/x' --out '%s/out'", t,
-                                           steps[k][0] + (steps[k][0][0] == '-'), t);
+        tl_test_output r = tl_test_capture("TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results '%s/%s/x' --out '%s/out'",
+                                           t, t, steps[k][0] + (steps[k][0][0] == '-'), t);
         if (steps[k][1][0])
             TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, steps[k][1]) && strstr(r.err, "/a/x/knobs.csv, drawn into") &&
                               strstr(r.err, "/b/x/knobs.csv: its figure"),
@@ -1331,8 +1347,8 @@ TL_TEST(render_name_clash_across_runs)
     }
     /* inside the tree's results/: the name make plots gives it */
     if (access("results/tristream-knobs-h200x2/knobs.csv", F_OK) == 0) {
-        tl_test_output r = tl_test_capture("(scripts/render-plots.sh --results results/tristream-knobs-h200x2/ --out "
-                                           "'%s/tree' && ls '%s/tree')", t, t);
+        tl_test_output r = tl_test_capture("(TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results "
+                                           "results/tristream-knobs-h200x2/ --out '%s/tree' && ls '%s/tree')", t, t, t);
         TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\ntristream-knobs-h200x2-knobs-variants.png\n") &&
                           !strstr(r.out, "\nknobs-variants"),
                       "rc %d: %s%s", r.rc, r.out, r.err);
@@ -1341,10 +1357,12 @@ TL_TEST(render_name_clash_across_runs)
 }
 
 /* Two renders started at once into one --out, through a gnuplot stand-in
- * that holds each PDF until the other render has drawn as many (0.6 s at
- * most) and an mv that takes 0.3 s to put sources.txt in place: both
- * renders claim each figure name at once, and each update of sources.txt
- * is read before the other's is renamed. Each folder holds a figure of
+ * that writes an empty figure (the plumbing is under test, not the
+ * drawing: gnuplot's 16 runs were 1.2 s of CPU) and holds each PDF until
+ * the other render has drawn as many (0.6 s at most), and an mv that
+ * takes 0.3 s to put sources.txt in place: both renders claim each
+ * figure name at once, and each update of sources.txt is read before the
+ * other's is renamed. Each folder holds a figure of
  * its own and knobs.csv, whose figure name both take (a/x and b/x), second
  * in both. Both exit 0; sources.txt names both figures of their own
  * and knobs-variants once, the source whose CSV is in --out, the other
@@ -1355,7 +1373,6 @@ TL_TEST(render_name_clash_across_runs)
  * the other's entries, and both drew knobs, neither saying so. */
 TL_TEST(render_concurrent_sources)
 {
-    need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
     for (int i = 0; i < 2; i++) {
@@ -1370,7 +1387,7 @@ TL_TEST(render_concurrent_sources)
         }
     }
     snprintf(p, sizeof p, "%s/gp", t);
-    tl_test_write(p, "#!/bin/sh\ngnuplot \"$@\" || exit\ncase $2 in *\".pdf'\"*) ;; *) exit 0 ;; esac\n"
+    tl_test_write(p, "#!/bin/sh\no=${2##*out=\\'}; : > \"${o%%\\'*}\"\ncase $2 in *\".pdf'\"*) ;; *) exit 0 ;; esac\n"
                      "echo >> \"$SYNC/$GP_TAG\"; n=$(wc -l < \"$SYNC/$GP_TAG\"); i=0\n"
                      "while [ \"$(cat \"$SYNC/$GP_OTHER\" 2>/dev/null | wc -l)\" -lt \"$n\" ] && [ $i -lt 12 ]; do "
                      "sleep 0.05; i=$((i + 1)); done\n");
@@ -1382,7 +1399,7 @@ TL_TEST(render_concurrent_sources)
     TL_ASSERT_EQ(chmod(p, 0755), 0);
     /* PATH without flock: every command of /usr/bin and /bin but it */
     TL_ASSERT_EQ(tl_test_sh("mkdir %s/nf && { ln -s /usr/local/bin/* /usr/bin/* /bin/* %s/nf/ 2>/dev/null; "
-                            "rm -f %s/nf/flock; test -x %s/nf/gnuplot; }",
+                            "rm -f %s/nf/flock; test -x %s/nf/awk; }",
                             t, t, t, t),
                  0);
     for (int pass = 0; pass < 2; pass++) {

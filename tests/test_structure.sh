@@ -41,16 +41,20 @@
 #                    the objects of the programs and libraries compile
 #                    with clang and -Werror (-fsyntax-only: the warnings
 #                    are the front end's; no code generated, nothing
-#                    linked), and without WERROR= clang's build gets no
-#                    -Werror while gcc 12's (CI's) does: the default build
-#                    with clang 14 stopped at analysis/cli.c's
-#                    -Wstring-concatenation (skipped without clang)
+#                    linked; make -n's compile lines, clang's front end
+#                    started once for each set of their flags, a probe
+#                    with a warning last), and without WERROR= clang's
+#                    build gets no -Werror while gcc 12's (CI's) does:
+#                    the default build with clang 14 stopped at
+#                    analysis/cli.c's -Wstring-concatenation (skipped
+#                    without clang)
 #   rebuilds_on_new_cc
 #                    an object built with one compiler is rebuilt when
 #                    make is given another (CC=clang) or other flags
 #                    (OPT=: build/cflags.txt rewritten), and not when
 #                    given the same: `make CC=clang` after `make` said
-#                    nothing to do and kept the gcc objects (qa-first2)
+#                    nothing to do and kept the gcc objects (qa-first2;
+#                    make's decisions, with stand-ins for the compilers)
 #   rebuilds_cu_on_new_flags
 #                    a CUDA object is rebuilt when make is given another
 #                    nvcc or nvcc flags (CUDA_ARCH=; NVCCFLAGS, NVCC=,
@@ -102,6 +106,11 @@
 #                    without nvcc)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# The makes these tests run (some 30) label their builds with a commit
+# given to them (TRILAP_COMMIT, mk/rules.mk), not one asked of git: its
+# three commands were 0.12 s of CPU a make, and no test here reads the
+# label
+export TRILAP_COMMIT=test_structure
 tests="long_functions scripts_strict scripts_help scripts_c_locale make_help optional_libs_off builds_with_clang
   rebuilds_on_new_cc rebuilds_cu_on_new_flags relinks_on_new_ldflags relinks_fuzzers_on_new_ldflags
   command_line_cflags_add link_lines_add_user_flags
@@ -185,23 +194,32 @@ scripts_c_locale() {
 
 # A script runs nothing for --help: its usage is its header comment,
 # printed in a scratch folder with a time limit, and nothing is left there.
+# the text of file $1 in $text, read by the shell itself
+read_text() { IFS= read -r -d '' text <"$1" || true; }
+
 scripts_help() {
-    local f bad="" code="" marks="" scratch rc
-    # each script's --help, run once for both checks below
+    local f bad="" code="" marks="" scratch rc text left
+    # each script's --help, run once for both checks below; the checks in
+    # the shell's own tests, not a grep each (339 greps, sed, sort and ls
+    # were 3 s of CPU on CI's two cores)
     local -A help_of=()
+    local re_code=$'(^|\n)(set -[a-zA-Z]|not -e)' re_marks=$'(^|\n)# '
+    shopt -s nullglob dotglob # the scratch folder's files, hidden ones too
     tracked
     scratch=$(mktemp -d)
     while read -r f; do
-        grep -q 'no `set` of its own' "$top/$f" && continue
+        read_text "$top/$f"
+        [[ $text != *'no `set` of its own'* ]] || continue
         rc=0
         out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || rc=$?
         help_of[$f]=$out
-        if [ "$rc" != 0 ] || [ -z "$out" ] || [ -n "$(ls -A "$scratch")" ]; then
+        left=("$scratch"/*)
+        if [ "$rc" != 0 ] || [ -z "$out" ] || [ ${#left[@]} != 0 ]; then
             bad="$bad $f"
-            rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
-        elif grep -qE '^set -[a-zA-Z]' <<<"$out" || grep -qE '^not -e' <<<"$out"; then
+            rm -rf "${left[@]}"
+        elif [[ $out =~ $re_code ]]; then
             code="$code $f"
-        elif grep -q '^# ' <<<"$out"; then
+        elif [[ $out =~ $re_marks ]]; then
             marks="$marks $f"
         fi
     done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
@@ -212,17 +230,23 @@ scripts_help() {
     [ -z "$code" ] || fail "scripts whose --help prints lines of their code or their reason for not set -e (the usage runs past the header):$code"
     [ -z "$marks" ] || fail "scripts whose --help prints the header's comment marks ('# ' on each line):$marks"
     # a variable the script reads with a default (${NAME:-...}) is one its
-    # user may set: the usage names it (the shell's, Slurm's and Open
-    # MPI's own aside)
-    local vars v undoc=""
+    # user may set: the usage names it, as a word (the shell's, Slurm's
+    # and Open MPI's own aside)
+    local v undoc="" re_default='\$\{([A-Z][A-Z0-9_]*):?-'
     while read -r f; do
-        grep -q 'no `set` of its own' "$top/$f" && continue
+        read_text "$top/$f"
+        [[ $text != *'no `set` of its own'* ]] || continue
         out=${help_of[$f]}
-        vars=$(grep -o '\${[A-Z][A-Z0-9_]*:\?-' "$top/$f" | sed 's/^\${//; s/:\?-$//' | sort -u) || true
-        for v in $vars; do
+        local -A said=()
+        while [[ $text =~ $re_default ]]; do
+            v=${BASH_REMATCH[1]}
+            text=${text#*"${BASH_REMATCH[0]}"}
+            [ -z "${said[$v]:-}" ] || continue
+            said[$v]=1
             case $v in TMPDIR | HOME | PATH | HOSTNAME | LD_LIBRARY_PATH | MODULESHOME | SLURM_* | OMPI_*) continue ;; esac
-            grep -qw -- "$v" <<<"$out" || undoc="$undoc $f:$v"
+            [[ $out =~ (^|[^[:alnum:]_])$v([^[:alnum:]_]|$) ]] || undoc="$undoc $f:$v"
         done
+        unset said
     done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
     [ -z "$undoc" ] || fail "scripts whose --help does not name a variable they read:$undoc"
     local paths
@@ -277,24 +301,63 @@ optional_libs_off() {
 
 builds_with_clang() {
     command -v clang >/dev/null 2>&1 || { echo "no clang on PATH" >&2; exit 77; }
-    local tmp rc=0
+    local tmp
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' RETURN
     # what `make all` compiles, a target of the test's own, read after the
-    # makefiles (object code and the links were a third of the time); it
-    # counts them, so that each is seen compiled (-fsyntax-only writes the
-    # .d alone)
+    # makefiles; its recipe (+: run under make -n too) counts the objects
     printf '%s\n' 'tl_objs := $(sort $(foreach x,$(MODULES) $(PROGRAMS) $(SHLIBS),$(call objs_of,$(x))))' \
-        'tl_objects: $(tl_objs) ; @echo $(words $(tl_objs)) >$(BUILD)/objects.count' >"$tmp/objects.mk"
+        'tl_objects: $(tl_objs) ; +@echo $(words $(tl_objs)) >$(BUILD)/objects.count' >"$tmp/objects.mk"
     # a make of its own, not the jobserver of a make check running this
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -f Makefile -f "$tmp/objects.mk" \
-        -j2 CC=clang WERROR=1 OPT=-O0 CFLAGS=-fsyntax-only CUDA=0 BUILD="$tmp" BIN="$tmp/bin" tl_objects \
-        >"$tmp/log" 2>&1 || rc=$?
-    [ "$rc" = 0 ] || fail "make CC=clang WERROR=1 (the objects of all): exit $rc: $(grep -m 3 'error' "$tmp/log")"
-    local n
-    n=$(find "$tmp/obj" -name '*.d' | wc -l)
+    local mk=(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -f Makefile -f "$tmp/objects.mk"
+        CC=clang WERROR=1 OPT=-O0 CFLAGS=-fsyntax-only CUDA=0 BUILD="$tmp" BIN="$tmp/bin")
+    "${mk[@]}" "$tmp/config.h" "$tmp/commit.h" >"$tmp/log" 2>&1 || fail "make CC=clang config.h: $(tail -n 3 "$tmp/log")"
+    "${mk[@]}" -n V=1 tl_objects >"$tmp/lines" 2>&1 || fail "make -n CC=clang WERROR=1: $(tail -n 3 "$tmp/lines")"
+    # make's compile line of each object ("clang FLAGS -c SRC -o OBJ"),
+    # its sources grouped by their flags (less -MMD -MP: -fsyntax-only
+    # writes the .d alone)
+    local line words src key q i n=0
+    local -A files_of=()
+    while IFS= read -r line; do
+        [[ $line == "clang "* ]] || continue
+        eval "words=($line)"
+        key="" src=""
+        for ((i = 1; i < ${#words[@]}; i++)); do
+            case ${words[i]} in
+                -c) src=${words[i + 1]} i=$((i + 1)) ;;
+                -o) i=$((i + 1)) ;;
+                -MMD | -MP) ;;
+                *) printf -v key '%s %q' "$key" "${words[i]}" ;;
+            esac
+        done
+        [ -n "$src" ] || fail "a compile line without -c SRC: $line"
+        printf -v q '%q' "$src"
+        files_of[$key]+=" $q"
+        n=$((n + 1))
+    done <"$tmp/lines"
     [ "$n" -gt 0 ] && [ "$n" = "$(cat "$tmp/objects.count")" ] ||
-        fail "make CC=clang compiled $n files, not the $(cat "$tmp/objects.count") objects of all"
+        fail "make -n CC=clang listed $n compiles, not the $(cat "$tmp/objects.count") objects of all"
+    # Each set through clang's front end (clang -cc1, as the driver starts
+    # it for the set's first file) once, with every file of the set: each
+    # input is a translation unit of its own, and a start (LLVM's
+    # libraries loaded) was most of the ~0.2 s of CPU a file took (31 s a
+    # make, 5 s this way). A probe with a warning last, so that the run is
+    # seen to report a file after the first: its one error is all it says.
+    local set_flags files cc1 args a out
+    printf '%s\n' 'int tl_probe(void)' '{' '    int tl_probe_unused;' '    return 0;' '}' >"$tmp/probe.c"
+    for key in "${!files_of[@]}"; do
+        eval "set_flags=($key)" "files=(${files_of[$key]})"
+        cc1=$(cd "$top" && clang -### "${set_flags[@]}" -c "${files[0]}" 2>&1 | grep -e '"-cc1"') ||
+            fail "clang -### names no -cc1 job for ${files[0]}"
+        [ "$(wc -l <<<"$cc1")" = 1 ] || fail "clang -### starts more than one job for ${files[0]}: $cc1"
+        eval "cc1=($cc1)"
+        args=()
+        for a in "${cc1[@]}"; do [ "$a" = "${files[0]}" ] || args+=("$a"); done
+        [ "${#args[@]}" = $((${#cc1[@]} - 1)) ] || fail "clang -### does not name ${files[0]} once: ${cc1[*]}"
+        out=$(cd "$top" && "${args[@]}" "${files[@]}" "$tmp/probe.c" 2>&1) && fail "the probe's warning passed -Werror"
+        [ "$(grep -c 'error:' <<<"$out")" = 1 ] && grep -q "^$tmp/probe.c:3:.*error: unused variable 'tl_probe_unused'" <<<"$out" ||
+            fail "make CC=clang WERROR=1 (the objects of all: ${#files[@]} files with${set_flags[*]}): $(grep -m 3 -v probe <<<"$out")"
+    done
     local cc flags
     for cc in clang gcc; do
         flags=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory -n -B V=1 CC=$cc CUDA=0 \
@@ -309,22 +372,34 @@ builds_with_clang() {
     done
 }
 
+# standin FILE WHAT: a stand-in compiler or linker (WHAT) at FILE that
+# makes its -o file, empty: where make's decisions are the test, not the
+# tool's work
+standin() {
+    printf '#!/bin/sh\n# not -e: a stand-in %s; its -o file made empty\nset -u\nout= prev=\nfor a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done\n[ -z "$out" ] || : >"$out"\n' \
+        "$2" >"$1"
+    chmod +x "$1"
+}
+
 rebuilds_on_new_cc() {
-    command -v clang >/dev/null 2>&1 || { echo "no clang on PATH" >&2; exit 77; }
     local tmp o
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' RETURN
     o=$tmp/obj/runtime/error.o
+    # two compilers, stand-ins named gcc and clang (the real ones' two
+    # compiles were a third of the test's CPU)
+    standin "$tmp/gcc" compiler
+    standin "$tmp/clang" compiler
     # make VARS...: what make printed for the object (its "CC" line, or none)
     compiled() {
         env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" --no-print-directory CUDA=0 BUILD="$tmp" \
             BIN="$tmp/bin" "$@" "$o" 2>&1 | grep -c 'CC *runtime/error\.c' || true
     }
-    [ "$(compiled CC=gcc)" = 1 ] || fail "make CC=gcc did not compile runtime/error.c"
-    [ "$(compiled CC=gcc)" = 0 ] || fail "make CC=gcc again recompiled runtime/error.c"
-    [ "$(compiled CC=clang)" = 1 ] || fail "make CC=clang after CC=gcc kept the gcc object"
+    [ "$(compiled CC="$tmp/gcc")" = 1 ] || fail "make CC=gcc did not compile runtime/error.c"
+    [ "$(compiled CC="$tmp/gcc")" = 0 ] || fail "make CC=gcc again recompiled runtime/error.c"
+    [ "$(compiled CC="$tmp/clang")" = 1 ] || fail "make CC=clang after CC=gcc kept the gcc object"
     # OPT= through the file the object was just seen rebuilt from
-    [ "$(rewritten "$tmp" CUDA=0 CC=clang OPT=-O1)" = cflags ] || fail "make OPT=-O1 did not rewrite cflags.txt"
+    [ "$(rewritten "$tmp" CUDA=0 CC="$tmp/clang" OPT=-O1)" = cflags ] || fail "make OPT=-O1 did not rewrite cflags.txt"
 }
 
 rebuilds_cu_on_new_flags() {
@@ -337,10 +412,8 @@ rebuilds_cu_on_new_flags() {
     # object: make's decisions are the test, and nvcc's own work on the
     # kernel took 21 s of two compiles in CI (command_line_nvccflags_add
     # runs the real one)
-    printf '#!/bin/sh\n# not -e: a stand-in nvcc; its -o file made empty\nset -u\nout= prev=\nfor a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done\n[ -z "$out" ] || : >"$out"\n' \
-        >"$tmp/nvcc"
-    cp "$tmp/nvcc" "$tmp/nvcc2"
-    chmod +x "$tmp/nvcc" "$tmp/nvcc2"
+    standin "$tmp/nvcc" nvcc
+    standin "$tmp/nvcc2" nvcc
     # make VARS...: the sources make compiled for the two objects, as
     # "CC runtime/error.c NVCC tests/gpu/..." (or nothing)
     compiled() {
@@ -418,9 +491,7 @@ relinks_fuzzers_on_new_ldflags() {
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' RETURN
     b=$tmp/b
-    printf '#!/bin/sh\n# not -e: a stand-in linker; its -o file made empty\nset -u\nout= prev=\nfor a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done\n[ -z "$out" ] || : >"$out"\n' \
-        >"$tmp/cc"
-    chmod +x "$tmp/cc"
+    standin "$tmp/cc" linker
     # mk VARS... TARGETS: make's output in the test's tree
     mk() {
         local out

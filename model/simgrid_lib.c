@@ -1,0 +1,82 @@
+/* SimGrid's library found at run time (simgrid_lib.h says why). */
+#include "model/simgrid_lib.h"
+
+#if TL_HAVE_SIMGRID
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the variable that names another library than the build's */
+#define TL_SIMGRID_LIB_ENV "TRILAP_SIMGRID_LIB"
+/* the library of the headers compiled against, by its SONAME */
+#define TL_SIMGRID_STR_(x) #x
+#define TL_SIMGRID_STR(x) TL_SIMGRID_STR_(x)
+#define TL_SIMGRID_HEADERS TL_SIMGRID_STR(SIMGRID_VERSION_MAJOR) "." TL_SIMGRID_STR(SIMGRID_VERSION_MINOR)
+#define TL_SIMGRID_LIBRARY "libsimgrid.so." TL_SIMGRID_HEADERS
+
+/* dlsym returns an object pointer; POSIX guarantees it converts to the
+ * function's pointer type, which memcpy says without a cast warning */
+static int find(tl_simgrid_lib *sl, const char *name, void *member, size_t size)
+{
+    void *p = dlsym(sl->handle, name);
+    if (p) memcpy(member, &p, size);
+    return p != NULL;
+}
+
+/* The first symbol the library lacks, NULL when it has them all. */
+static const char *find_all(tl_simgrid_lib *sl)
+{
+#define TL_SIMGRID_FIND(name)                                     \
+    if (!find(sl, #name, (void *)&sl->name, sizeof sl->name)) \
+        return #name;
+    TL_SIMGRID_SYMBOLS(TL_SIMGRID_FIND)
+#undef TL_SIMGRID_FIND
+    return NULL;
+}
+
+tl_status tl_simgrid_lib_load(tl_simgrid_lib *sl)
+{
+    memset(sl, 0, sizeof *sl);
+    const char *env = getenv(TL_SIMGRID_LIB_ENV);
+    const int named = env && *env;
+    sl->path = named ? env : TL_SIMGRID_LIBRARY;
+    sl->handle = dlopen(sl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!sl->handle) {
+        const char *why = dlerror();
+        if (named)
+            return TL_FAIL(TL_ERR_UNSUPPORTED, "cannot load SimGrid's library %s (%s), named by " TL_SIMGRID_LIB_ENV,
+                           sl->path, why ? why : "no reason given");
+        return TL_FAIL(TL_ERR_UNSUPPORTED,
+                       "cannot load SimGrid's library %s (%s): trilap-model was built with SimGrid %s; install it "
+                       "again, or name its library in " TL_SIMGRID_LIB_ENV,
+                       sl->path, why ? why : "no reason given", TL_SIMGRID_HEADERS);
+    }
+    const char *missing = find_all(sl);
+    if (missing) {
+        const char *path = sl->path;
+        tl_simgrid_lib_unload(sl);
+        return TL_FAIL(TL_ERR_UNSUPPORTED, "the library %s%s is no SimGrid: it lacks %s", path,
+                       named ? " (" TL_SIMGRID_LIB_ENV ")" : "", missing);
+    }
+    int major = 0, minor = 0, patch = 0;
+    sl->sg_version_get(&major, &minor, &patch);
+    if (major != SIMGRID_VERSION_MAJOR || minor != SIMGRID_VERSION_MINOR) {
+        const char *path = sl->path;
+        tl_simgrid_lib_unload(sl);
+        return TL_FAIL(TL_ERR_UNSUPPORTED,
+                       "SimGrid's library %s is version %d.%d.%d, but trilap-model was built with SimGrid %s (its C "
+                       "interface changes between versions): rebuild trilap, or name a %s library in "
+                       TL_SIMGRID_LIB_ENV,
+                       path, major, minor, patch, TL_SIMGRID_HEADERS, TL_SIMGRID_HEADERS);
+    }
+    return TL_OK;
+}
+
+void tl_simgrid_lib_unload(tl_simgrid_lib *sl)
+{
+    if (sl->handle) dlclose(sl->handle);
+    memset(sl, 0, sizeof *sl);
+}
+
+#endif
