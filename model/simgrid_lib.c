@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/dl.h"
+
 /* the variable that names another library than the build's */
 #define TL_SIMGRID_LIB_ENV "TRILAP_SIMGRID_LIB"
 /* the library of the headers compiled against, by its SONAME */
@@ -15,20 +17,11 @@
 #define TL_SIMGRID_HEADERS TL_SIMGRID_STR(SIMGRID_VERSION_MAJOR) "." TL_SIMGRID_STR(SIMGRID_VERSION_MINOR)
 #define TL_SIMGRID_LIBRARY "libsimgrid.so." TL_SIMGRID_HEADERS
 
-/* dlsym returns an object pointer; POSIX guarantees it converts to the
- * function's pointer type, which memcpy says without a cast warning */
-static int find(tl_simgrid_lib *sl, const char *name, void *member, size_t size)
-{
-    void *p = dlsym(sl->handle, name);
-    if (p) memcpy(member, &p, size);
-    return p != NULL;
-}
-
 /* The first symbol the library lacks, NULL when it has them all. */
 static const char *find_all(tl_simgrid_lib *sl)
 {
-#define TL_SIMGRID_FIND(name)                                     \
-    if (!find(sl, #name, (void *)&sl->name, sizeof sl->name)) \
+#define TL_SIMGRID_FIND(name)                                                 \
+    if (!tl_dl_symbol(sl->handle, #name, (void *)&sl->name, sizeof sl->name)) \
         return #name;
     TL_SIMGRID_SYMBOLS(TL_SIMGRID_FIND)
 #undef TL_SIMGRID_FIND

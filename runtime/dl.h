@@ -1,11 +1,12 @@
 /* A symbol of a library opened with dlopen, stored in a table's member.
  *
- * Three libraries are found at run time rather than linked, each for the
+ * Four libraries are found at run time rather than linked, each for the
  * one path that needs it: SQLite for Nsight Systems exports
  * (analysis/sqlite_lib.h), PETSc for --backend petsc
- * (solvers/methods/petsc_lib.h) and cuSPARSE for --spmv cusparse
- * (solvers/backends/cuda/cusparse_lib.h). Each keeps its own table and
- * its own one-line errors; this is the lookup they share. */
+ * (solvers/methods/petsc_lib.h), cuSPARSE for --spmv cusparse
+ * (solvers/backends/cuda/cusparse_lib.h) and SimGrid for trilap-model's
+ * simulations (model/simgrid_lib.h). Each keeps its own table and its own
+ * one-line errors; this is the lookup they share. */
 #ifndef TL_RUNTIME_DL_H
 #define TL_RUNTIME_DL_H
 
