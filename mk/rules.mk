@@ -355,7 +355,7 @@ summary:
 	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR) (trilap-solve --backend petsc loads $(PETSC_LIBRARY)),no)" \
 	  OpenMP "$(if $(filter 1,$(HAVE_OPENMP)),yes,no)" \
 	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no: the tests that write exports skip; trilap-analyze loads libsqlite3.so.0 to read one)" \
-	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
+	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR) (trilap-model loads it to simulate),no)"
 
 # every variable the makefiles read that a user may set, each as NAME=
 # (tests/test_structure.sh make_help holds the list to them)
