@@ -2,36 +2,21 @@
 #include "analysis/sqlite_lib.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "runtime/dl.h"
 #include "runtime/error.h"
 
-static const char *find_all(tl_an_sqlite *sq)
-{
-#define FIND(f)                                                          \
-    do {                                                                 \
-        if (!tl_dl_symbol(sq->lib, "sqlite3_" #f, &sq->f, sizeof sq->f)) \
-            return "sqlite3_" #f;                                        \
-    } while (0)
-    FIND(open_v2);
-    FIND(close);
-    FIND(errmsg);
-    FIND(exec);
-    FIND(prepare_v2);
-    FIND(step);
-    FIND(finalize);
-    FIND(bind_int);
-    FIND(bind_int64);
-    FIND(bind_text);
-    FIND(column_type);
-    FIND(column_int);
-    FIND(column_int64);
-    FIND(column_text);
-#undef FIND
-    return NULL;
-}
+/* Every function of the table: SQLite's name, the member without its
+ * sqlite3_ prefix. */
+#define SQ_ENTRY(f) {"sqlite3_" #f, offsetof(tl_an_sqlite, f), sizeof(((tl_an_sqlite *)0)->f)},
+static const tl_dl_entry symbols[] = {
+    SQ_ENTRY(open_v2) SQ_ENTRY(close) SQ_ENTRY(errmsg) SQ_ENTRY(exec) SQ_ENTRY(prepare_v2) SQ_ENTRY(step)
+    SQ_ENTRY(finalize) SQ_ENTRY(bind_int) SQ_ENTRY(bind_int64) SQ_ENTRY(bind_text) SQ_ENTRY(column_type)
+    SQ_ENTRY(column_int) SQ_ENTRY(column_int64) SQ_ENTRY(column_text)};
+#undef SQ_ENTRY
 
 tl_status tl_an_sqlite_load(tl_an_sqlite *sq, const char *path)
 {
@@ -47,7 +32,7 @@ tl_status tl_an_sqlite_load(tl_an_sqlite *sq, const char *path)
              "%s: reading Nsight Systems exports needs SQLite 3's library (%s): install libsqlite3-0 (Debian, "
              "Ubuntu) or sqlite-libs (RHEL), or put the folder that holds it on LD_LIBRARY_PATH",
              path, why);
-    const char *missing = find_all(sq);
+    const char *missing = tl_dl_fill(sq->lib, sq, symbols, sizeof symbols / sizeof symbols[0]);
     if (missing) {
         tl_an_sqlite_unload(sq);
         return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: the SQLite library found lacks %s (SQLite 3.6 or newer is needed)",

@@ -17,16 +17,10 @@
 #define TL_SIMGRID_HEADERS TL_SIMGRID_STR(SIMGRID_VERSION_MAJOR) "." TL_SIMGRID_STR(SIMGRID_VERSION_MINOR)
 #define TL_SIMGRID_LIBRARY "libsimgrid.so." TL_SIMGRID_HEADERS
 
-/* The first symbol the library lacks, NULL when it has them all. */
-static const char *find_all(tl_simgrid_lib *sl)
-{
-#define TL_SIMGRID_FIND(name)                                                 \
-    if (!tl_dl_symbol(sl->handle, #name, (void *)&sl->name, sizeof sl->name)) \
-        return #name;
-    TL_SIMGRID_SYMBOLS(TL_SIMGRID_FIND)
-#undef TL_SIMGRID_FIND
-    return NULL;
-}
+/* Every symbol of the table, by its member's name. */
+#define TL_SIMGRID_ENTRY(name) TL_DL_ENTRY(tl_simgrid_lib, name)
+static const tl_dl_entry symbols[] = {TL_SIMGRID_SYMBOLS(TL_SIMGRID_ENTRY)};
+#undef TL_SIMGRID_ENTRY
 
 tl_status tl_simgrid_lib_load(tl_simgrid_lib *sl)
 {
@@ -45,7 +39,7 @@ tl_status tl_simgrid_lib_load(tl_simgrid_lib *sl)
                        "again, or name its library in " TL_SIMGRID_LIB_ENV,
                        sl->path, why ? why : "no reason given", TL_SIMGRID_HEADERS);
     }
-    const char *missing = find_all(sl);
+    const char *missing = tl_dl_fill(sl->handle, sl, symbols, sizeof symbols / sizeof symbols[0]);
     if (missing) {
         const char *path = sl->path;
         tl_simgrid_lib_unload(sl);

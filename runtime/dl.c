@@ -4,11 +4,14 @@
 #include <dlfcn.h>
 #include <string.h>
 
-/* dlsym returns an object pointer; POSIX guarantees it converts to the
- * function's pointer type, which memcpy says without a cast warning */
-int tl_dl_symbol(void *handle, const char *name, void *member, size_t size)
+const char *tl_dl_fill(void *handle, void *table, const tl_dl_entry *entries, size_t n)
 {
-    void *p = dlsym(handle, name);
-    if (p) memcpy(member, &p, size);
-    return p != NULL;
+    for (size_t i = 0; i < n; i++) {
+        void *p = dlsym(handle, entries[i].name);
+        if (!p) return entries[i].name;
+        /* dlsym returns an object pointer; POSIX guarantees it converts to
+         * the function's pointer type, which memcpy says without a cast */
+        memcpy((char *)table + entries[i].offset, &p, entries[i].size);
+    }
+    return NULL;
 }

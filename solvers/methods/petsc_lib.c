@@ -18,16 +18,10 @@
 #define TL_PETSC_HEADERS \
     TL_PETSC_STR(PETSC_VERSION_MAJOR) "." TL_PETSC_STR(PETSC_VERSION_MINOR) "." TL_PETSC_STR(PETSC_VERSION_SUBMINOR)
 
-/* The first symbol the library lacks, NULL when it has them all. */
-static const char *find_all(tl_petsc_lib *pl)
-{
-#define TL_PETSC_FIND(name)                                                   \
-    if (!tl_dl_symbol(pl->handle, #name, (void *)&pl->name, sizeof pl->name)) \
-        return #name;
-    TL_PETSC_SYMBOLS(TL_PETSC_FIND)
-#undef TL_PETSC_FIND
-    return NULL;
-}
+/* Every symbol of the table, by its member's name. */
+#define TL_PETSC_ENTRY(name) TL_DL_ENTRY(tl_petsc_lib, name)
+static const tl_dl_entry symbols[] = {TL_PETSC_SYMBOLS(TL_PETSC_ENTRY)};
+#undef TL_PETSC_ENTRY
 
 tl_status tl_petsc_lib_load(tl_petsc_lib *pl)
 {
@@ -48,7 +42,7 @@ tl_status tl_petsc_lib_load(tl_petsc_lib *pl)
                        "there; install it again, or name its library in " TL_PETSC_LIB_ENV,
                        pl->path, why ? why : "no reason given", TL_PETSC_HEADERS);
     }
-    const char *missing = find_all(pl);
+    const char *missing = tl_dl_fill(pl->handle, pl, symbols, sizeof symbols / sizeof symbols[0]);
     if (missing) {
         const char *path = pl->path;
         tl_petsc_lib_unload(pl);

@@ -15,16 +15,10 @@
 #define TL_CUSPARSE_HEADERS \
     TL_CUSPARSE_STR(CUSPARSE_VER_MAJOR) "." TL_CUSPARSE_STR(CUSPARSE_VER_MINOR) "." TL_CUSPARSE_STR(CUSPARSE_VER_PATCH)
 
-/* The first function the library lacks, NULL when it has them all. */
-static const char *find_all(tl_cusparse_lib *cl)
-{
-#define TL_CUSPARSE_FIND(name)                                                \
-    if (!tl_dl_symbol(cl->handle, #name, (void *)&cl->name, sizeof cl->name)) \
-        return #name;
-    TL_CUSPARSE_SYMBOLS(TL_CUSPARSE_FIND)
-#undef TL_CUSPARSE_FIND
-    return NULL;
-}
+/* Every symbol of the table, by its member's name. */
+#define TL_CUSPARSE_ENTRY(name) TL_DL_ENTRY(tl_cusparse_lib, name)
+static const tl_dl_entry symbols[] = {TL_CUSPARSE_SYMBOLS(TL_CUSPARSE_ENTRY)};
+#undef TL_CUSPARSE_ENTRY
 
 tl_status tl_cusparse_lib_load(tl_cusparse_lib *cl)
 {
@@ -40,7 +34,7 @@ tl_status tl_cusparse_lib_load(tl_cusparse_lib *cl)
                        "; put the CUDA toolkit's lib64 on LD_LIBRARY_PATH, or use --spmv trilap",
                        why ? why : "no reason given");
     }
-    const char *missing = find_all(cl);
+    const char *missing = tl_dl_fill(cl->handle, cl, symbols, sizeof symbols / sizeof symbols[0]);
     if (missing) {
         tl_cusparse_lib_unload(cl);
         return TL_FAIL(TL_ERR_UNSUPPORTED, "--spmv cusparse: the library " TL_CUSPARSE_SONAME " found lacks %s",
