@@ -300,7 +300,7 @@ tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activi
 /* bar (NULL: none): the traceEvents read, on a progress line begun by the caller */
 struct tl_progress;
 tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
-                            tl_an_nsys_meta_fn mfn, struct tl_progress *bar);
+                            tl_an_nsys_meta_fn mfn, void *muser, struct tl_progress *bar);
 
 /* trace.rank*.csv of a run dir, sorted by rank number (or the ranks of an
  * Nsight Systems export); free each and the array. The ranks must be
@@ -364,8 +364,11 @@ typedef struct tl_an_hostiter {
 
 /* A rank's peers of its point-to-point operations: its trace's peers.<i>
  * lines (probes/trace.h), each name interned (nccl: the line names every
- * NCCL p2p kernel of the rank, "nccl:p2p"). None: a trace that names no
- * peers (before the key, Nsight Systems, Kineto). analysis/peers.c. */
+ * NCCL p2p kernel of the rank, "nccl:p2p"); a Kineto trace's are made by
+ * its reader from the sends and recvs whose ends it names (tl_kt_emit).
+ * None: a trace that names no peers (before the key, Nsight Systems, a
+ * Kineto trace whose sends and recvs do not say their ends).
+ * analysis/peers.c. */
 typedef struct tl_an_peer_op {
     uint32_t name;
     int nccl;
@@ -381,6 +384,9 @@ typedef struct tl_an_peers {
  * and the value); out NULL: checked only. */
 tl_status tl_an_peers_read(const tl_trace_reader *rd, const char *path, int self, int nranks, tl_an_names *names,
                            tl_an_peers *out);
+/* One line (key peers.<i>, its value) added to p, checked as above. */
+tl_status tl_an_peers_add(tl_an_peers *p, const char *path, const char *key, const char *value, int self,
+                          int nranks, tl_an_names *names);
 void tl_an_peers_free(tl_an_peers *p);
 /* The peers the rank names of the operation `name` (p2p_kernel: an NCCL
  * p2p kernel, which a nccl:p2p line covers), NULL where it names none. */

@@ -242,7 +242,7 @@ int tl_an_cmd_import(int argc, char **argv)
         snprintf(path, sizeof path, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
         sink.r = plan[r];
         TL_TRYGOTO(tl_trace_writer_open(&sink.w, path), st, fail);
-        if (kineto) TL_TRYGOTO(tl_an_kineto_scan(kfiles[r], put_record, &sink, &meta, put_meta, NULL), st, fail);
+        if (kineto) TL_TRYGOTO(tl_an_kineto_scan(kfiles[r], put_record, &sink, &meta, put_meta, &sink, NULL), st, fail);
         else TL_TRYGOTO(tl_an_nsys_scan(in, r, o.c.iter_nvtx, put_record, &sink, &meta, put_meta), st, fail);
         TL_TRYGOTO(tl_trace_writer_close(&sink.w, 1), st, fail);
         written = r + 1;

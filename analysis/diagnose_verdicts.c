@@ -87,11 +87,40 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
         }
 }
 
+/* The process group the name of the serialised example's p2p (k 0) or
+ * collective (k 1) gives ("1 (pp, ranks 0,2)": a Kineto trace's), NULL
+ * where it names none. */
+static const char *example_pg(const diag_state *s, const rank_diag *d, int k)
+{
+    static const char on[] = " on process group ";
+    if (d->ex_label[k] < 0 || !d->acc[d->ex_label[k]].named) return NULL;
+    const char *p = strstr(tl_an_names_get(s->names, d->acc[d->ex_label[k]].label), on);
+    return p ? p + sizeof on - 1 : NULL;
+}
+
+/* Where the trace names two process groups, two communicators: NCCL does
+ * not order them, so the rule's cause (one communicator) is not theirs. */
+static const char apart_why[] =
+    "issuing p2p and collective kernels that never overlap on two process groups (the trace names them): two NCCL "
+    "communicators, which NCCL does not run one after the other; the program keeps them apart (one stream for both, "
+    "an event wait, or the order it issues them in: see the timeline)";
+
 int tl_diag_verdict_serial(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     /* no NCCL communicator on a host-only rank (it pointed at
      * serialised-host-lane, which does not apply there either) */
     if (host_only_rank(s, r, mv) || !serial_common(s, r, mv, 0)) return 0;
+    const rank_diag *d = &s->rd[r];
+    const char *pp = example_pg(s, d, 0), *pc = example_pg(s, d, 1);
+    if (pp && pc && strcmp(pp, pc) != 0) {
+        uint64_t sp = d->acc[d->ex_label[0]].stream, sc = d->acc[d->ex_label[1]].stream;
+        char streams[64];
+        if (sp == sc) snprintf(streams, sizeof streams, "both on stream %llu", (unsigned long long)sp);
+        else snprintf(streams, sizeof streams, "streams %llu and %llu", (unsigned long long)sp, (unsigned long long)sc);
+        tl_diag_also(mv, "p2p on process group %.60s, coll on %.60s; %s", pp, pc, streams);
+        mv->na = apart_why;
+        return 0;
+    }
     serial_evidence(s, r, e);
     return 1;
 }

@@ -35,6 +35,7 @@ enum {
     KT_MAX_VALUE = 64 << 20, /* one event (or top-level value) longer than this is refused */
     KT_MAX_DEPTH = 32,       /* json-c's default nesting limit, which the reader had */
     KT_MAX_STEP = 1 << 24,   /* ProfilerStep numbers are iteration indices */
+    KT_MAX_RANK = 1 << 24,   /* as distributedInfo's rank is held */
     KT_MAX_DEVICES = 64
 };
 
@@ -382,6 +383,62 @@ static tl_status check_gpu_event(loader *L, const tl_json *e, const char *cat)
     return TL_OK;
 }
 
+int tl_kt_group_rank(const char *list, int local)
+{
+    if (!list || *list != '[' || local < 0) return -1;
+    const char *p = list + 1;
+    for (int i = 0;; i++) {
+        while (*p == ' ') p++;
+        char *end = NULL;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || errno || v < 0 || v >= KT_MAX_RANK) return -1;
+        if (i == local) return (int)v;
+        p = end;
+        while (*p == ' ') p++;
+        if (*p++ != ',') return -1;
+    }
+}
+
+/* "nccl:send A->B" / "nccl:recv A<-B" (ProcessGroupNCCL's names of its
+ * point-to-point ops, A this rank and B the other end, ranks in the
+ * process group): 1 with both, else 0. */
+static int p2p_name_ranks(const char *name, int32_t *self_local, int32_t *peer_local)
+{
+    int send = !strncmp(name, "nccl:send ", 10);
+    if (!send && strncmp(name, "nccl:recv ", 10) != 0) return 0;
+    int a = -1, b = -1, used = 0;
+    if (sscanf(name + 10, send ? "%d->%d%n" : "%d<-%d%n", &a, &b, &used) != 2 || name[10 + used] != '\0' || a < 0 ||
+        b < 0 || a >= KT_MAX_RANK || b >= KT_MAX_RANK)
+        return 0;
+    *self_local = a;
+    *peer_local = b;
+    return 1;
+}
+
+/* The other end of a point-to-point comm op, as far as the op says it:
+ * record_param_comms' "Dst Rank" / "Src Rank" (global, newer PyTorch) and
+ * the process group's members, nccl:*'s ranks in its name. A Dst Rank
+ * that is no rank is refused as any unreadable field is. */
+static tl_status p2p_ends(loader *L, const tl_json *args, const char *name, const char *coll, tl_kt_op *o)
+{
+    o->peer = o->self_local = o->peer_local = -1;
+    const char *gr = get_str(args, "Process Group Ranks");
+    TL_TRY(check_text(L, "its Process Group Ranks", gr ? gr : ""));
+    if (gr) TL_TRY(tl_an_names_intern(L->t->names, gr, &o->group_ranks));
+    p2p_name_ranks(name, &o->self_local, &o->peer_local);
+    const char *key = !coll ? NULL : !strcmp(coll, "send") ? "Dst Rank" : !strcmp(coll, "recv") ? "Src Rank" : NULL;
+    if (!key || !tl_json_get(args, key)) return TL_OK;
+    int64_t peer = get_int(args, key, INT64_MIN);
+    char said[32] = "(not an integer)";
+    if (peer != INT64_MIN) snprintf(said, sizeof said, "%" PRId64, peer);
+    TL_CHECK(peer >= 0 && peer < KT_MAX_RANK, TL_ERR_PARSE,
+             "%s: traceEvents[%" PRId64 "] %s of a %s: %s %s is not a rank", L->path, L->t->nevents - 1, name, coll,
+             key, said);
+    o->peer = (int32_t)peer;
+    return TL_OK;
+}
+
 /* An event the records are made of (tl_kt_emit): GPU activity (a
  * kernel, copy or memset: TL_KT_GPU), else a sync, a ProfilerStep, a
  * collective that record_param_comms names (TL_KT_HOST_ONLY). */
@@ -477,6 +534,7 @@ static tl_status on_event(loader *L, const tl_json *e)
             tl_trace_utf8_cut(b);
             TL_TRY(tl_an_names_intern(t->names, b, &o->pg));
         }
+        TL_TRY(p2p_ends(L, args, name, coll, o));
         t->nops++;
     }
     return TL_OK;
@@ -498,7 +556,7 @@ static tl_status on_top_value(loader *L, const char *key, const tl_json *v)
     }
     if (!strcmp(key, "distributedInfo") && tl_json_is(v, TL_JSON_OBJECT)) {
         int64_t r = get_int(v, "rank", -1), w = get_int(v, "world_size", -1);
-        TL_CHECK(r >= -1 && r < 1 << 24 && w >= -1 && w < 1 << 24 && (w < 0 || r < w), TL_ERR_PARSE,
+        TL_CHECK(r >= -1 && r < KT_MAX_RANK && w >= -1 && w < KT_MAX_RANK && (w < 0 || r < w), TL_ERR_PARSE,
                  "%s: distributedInfo rank %" PRId64 " of world_size %" PRId64 " is not a rank", L->path, r, w);
         t->rank = (int)r;
         t->world = (int)w;

@@ -56,6 +56,9 @@ typedef struct tl_kt_op {
     int64_t nelems;         /* In msg nelems, -1 without */
     int64_t bytes;          /* the message: nelems x dtype, or Input Dims x Input type; -1 without */
     uint32_t name, coll, pg;/* op name; Collective name; "NAME (DESC, ranks A-B)"; 0: none */
+    uint32_t group_ranks;   /* "Process Group Ranks" as written ("[0, 2, 4]"): a member's global rank; 0: none */
+    int32_t peer;           /* record_param_comms of a send or recv: its Dst Rank or Src Rank (global); -1 */
+    int32_t self_local, peer_local; /* "nccl:send A->B", "nccl:recv A<-B": A and B, ranks in the group; -1 */
 } tl_kt_op;
 
 /* What a trace's events hold for the analysis, in order: a head reads
@@ -106,9 +109,11 @@ int64_t tl_kt_step_at(const tl_kt_trace *t, double us);
 /* The same step's place in t->steps, t->nsteps where none. */
 size_t tl_kt_step_find(const tl_kt_trace *t, double us);
 
-/* Records as tl_an_scan hands them to its callback (from a loaded trace). */
+/* Records as tl_an_scan hands them to its callback (from a loaded trace);
+ * mfn (NULL: none) gets, with muser, the metadata a trace file would carry
+ * (import writes it), its peers.<i> lines last. */
 tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
-                     tl_an_nsys_meta_fn mfn);
+                     tl_an_nsys_meta_fn mfn, void *muser);
 
 /* ---- collectives (analysis/kineto_comm.c) ------------------------------ */
 
@@ -124,6 +129,7 @@ typedef struct tl_kt_comm {
     int64_t nelems;   /* -1 without */
     int64_t bytes;    /* the message, -1 without (nccl:*'s tensors, else record_param_comms') */
     int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
+    int src, dst;     /* a send or recv whose other end the trace names: its global ranks; -1 else */
 } tl_kt_comm;
 /* The communication ops of a trace indexed for tl_kt_comm_of (built once
  * per trace; free with tl_kt_comm_index_free). */
@@ -138,8 +144,17 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
 /* What pairs it across ranks, the collective and its process group:
  * "nccl:all_reduce on process group 0 (default_pg, ranks 0-1)",
  * "nccl:all_reduce (process group not in the trace)"; findings call it so
- * with the message size (tl_an_op_label): "nccl:all_reduce 8.2 MB on ...". */
+ * with the message size (tl_an_op_label): "nccl:all_reduce 8.2 MB on ...".
+ * A send or recv whose ends the trace names is its channel, the same text
+ * at both ends, "nccl:p2p 0->1 on process group ...": NCCL delivers one
+ * channel's messages in order, so the k-th of it on the sender is the k-th
+ * on the receiver, while the k-th send of one rank and of another are
+ * unrelated (tl_kt_emit names each rank's peers of it). */
 void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n);
+/* The global rank of member `local` of a "Process Group Ranks" list
+ * ("[0, 2, 4]"), -1 where the list does not hold it (shorter, cut, not a
+ * list). */
+int tl_kt_group_rank(const char *list, int local);
 /* The runtime call of a correlation id (the first), or NULL. */
 const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
 

@@ -660,7 +660,7 @@ static tl_status read_ranks(char **files, size_t nf, cstate *cs, rank_conc *conc
             st = tl_kt_from_nsys(files[f], &t, &metas[f]);
         } else {
             st = tl_kt_load(files[f], &t);
-            if (st == TL_OK) st = tl_kt_emit(t, NULL, NULL, &metas[f], NULL); /* its metadata: the clock */
+            if (st == TL_OK) st = tl_kt_emit(t, NULL, NULL, &metas[f], NULL, NULL); /* its metadata: the clock */
             if (metas[f].rank_by_place) metas[f].rank = tl_an_rank_unclaimed(&metas[0].rank, f, sizeof *metas);
         }
         if (st == TL_OK) st = rank_rows(t, &metas[f], cs, &conc[f]);

@@ -76,7 +76,9 @@ static tl_status add_op(void *user, int64_t corr, const char *op, int p2p)
     TL_TRY(TL_AN_GROW(t->ops, t->nops, b->cop, "NCCL operations"));
     uint32_t id;
     TL_TRY(tl_an_names_intern(t->names, name, &id));
-    t->ops[t->nops++] = (tl_kt_op){ln->ts_us, ln->dur_us, ln->tid, -1, -1, -1, id, 0, 0};
+    t->ops[t->nops++] = (tl_kt_op){.ts_us = ln->ts_us, .dur_us = ln->dur_us, .tid = ln->tid, .ext = -1,
+                                   .nelems = -1, .bytes = -1, .name = id, .peer = -1, .self_local = -1,
+                                   .peer_local = -1};
     return TL_OK;
 }
 

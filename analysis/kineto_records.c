@@ -142,10 +142,32 @@ static void rpc_take(rpc_walk *w, const tl_kt_op *o, size_t k)
     w->pend_k = k;
 }
 
+/* The ends of a send or recv, global ranks, where the trace names its
+ * other end and its own rank (distributedInfo): record_param_comms' Dst
+ * Rank / Src Rank, else nccl:*'s ranks in the group through the group's
+ * members, that list giving this rank's own where the name says it
+ * (else the name is not this rank's: no ends). */
+static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk *rpc, tl_kt_comm *out)
+{
+    out->src = out->dst = -1;
+    int send = !strcmp(out->op, "send");
+    if (!out->p2p || (!send && strcmp(out->op, "recv") != 0) || t->rank < 0 || t->world <= 0) return;
+    int peer = rpc->coll && rpc->coll->peer >= 0 ? rpc->coll->peer : -1;
+    if (peer < 0 && nccl && nccl->peer_local >= 0) {
+        const tl_kt_op *g = rpc->pg && rpc->pg->group_ranks ? rpc->pg : rpc->coll;
+        const char *list = g && g->group_ranks ? tl_an_names_get(t->names, g->group_ranks) : NULL;
+        if (tl_kt_group_rank(list, nccl->self_local) == t->rank) peer = tl_kt_group_rank(list, nccl->peer_local);
+    }
+    if (peer < 0 || peer >= t->world || peer == t->rank) return;
+    out->src = send ? t->rank : peer;
+    out->dst = send ? peer : t->rank;
+}
+
 int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl_kt_comm *out)
 {
     memset(out, 0, sizeof *out);
     out->nelems = out->bytes = -1;
+    out->src = out->dst = -1;
     snprintf(out->pg, sizeof out->pg, "?");
     const tl_kt_crow *ln = tl_kt_launch_of(t, t->s[i].corr);
     if (!ln) return 0;
@@ -172,7 +194,9 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
         }
     }
     rpc_take(&rpc, NULL, 0);
-    if (nccl) snprintf(out->op, sizeof out->op, "%s", tl_an_names_get(t->names, nccl->name) + 5);
+    const char *nn = nccl ? tl_an_names_get(t->names, nccl->name) + 5 : NULL;
+    /* "nccl:send 0->1": the operation is its first word, the ranks are p2p_ends' */
+    if (nn) snprintf(out->op, sizeof out->op, "%.*s", (int)strcspn(nn, " "), nn);
     else if (rpc.coll) snprintf(out->op, sizeof out->op, "%s", tl_an_names_get(t->names, rpc.coll->coll));
     if (rpc.pg) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, rpc.pg->pg));
     if (rpc.inner) out->nelems = rpc.inner->nelems;
@@ -181,6 +205,7 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
     int64_t bytes_rpc = rpc.inner ? rpc.inner->bytes : -1;
     out->bytes = bytes_rpc >= 0 ? bytes_rpc : nccl ? nccl->bytes : -1;
     out->p2p = is_p2p_op(out->op);
+    p2p_ends(t, nccl, &rpc, out);
     tl_trace_utf8_cut(out->op);
     tl_trace_utf8_cut(out->pg);
     return 1;
@@ -188,8 +213,11 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
 
 void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
-    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s on process group %s", c->op, c->pg);
-    else snprintf(out, n, "nccl:%s (process group not in the trace)", c->op);
+    char op[96];
+    if (c->src >= 0) snprintf(op, sizeof op, "nccl:p2p %d->%d", c->src, c->dst);
+    else snprintf(op, sizeof op, "nccl:%s", c->op);
+    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "%s on process group %s", op, c->pg);
+    else snprintf(out, n, "%s (process group not in the trace)", op);
     tl_trace_utf8_cut(out);
 }
 
@@ -438,8 +466,42 @@ static tl_status emit_launch(const tl_kt_trace *t, const tl_kt_ends *ends, size_
     return cb(user, &h);
 }
 
+/* Each channel of the rank's sends and recvs (tl_kt_comm_key) once, as a
+ * peers.<i> line naming its other end (probes/trace.h): every command then
+ * pairs the channel's operations with that rank alone (match.c), where the
+ * k-th send of each rank was paired with every other rank's. */
+static tl_status emit_peers(const tl_kt_trace *t, tl_an_nsys_meta_fn mfn, void *user)
+{
+    tl_kt_comm_index cix = {0};
+    tl_an_names *seen = NULL;
+    tl_status st = TL_OK;
+    TL_TRYGOTO(tl_an_names_create(&seen), st, fail);
+    TL_TRYGOTO(tl_kt_comm_index_build(t, &cix), st, fail);
+    size_t base = tl_an_names_count(seen);
+    for (size_t i = 0; i < t->ns; i++) {
+        tl_kt_comm cm;
+        if (t->s[i].kind != TL_KT_KERNEL ||
+            tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_NONE ||
+            !tl_kt_comm_of(t, &cix, i, &cm) || cm.src < 0)
+            continue;
+        char key[256], line[32], value[300];
+        uint32_t id;
+        size_t before = tl_an_names_count(seen);
+        tl_kt_comm_key(&cm, key, sizeof key);
+        TL_TRYGOTO(tl_an_names_intern(seen, key, &id), st, fail);
+        if (tl_an_names_count(seen) == before) continue;
+        snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", before - base);
+        snprintf(value, sizeof value, "%d %s", cm.src == t->rank ? cm.dst : cm.src, key);
+        TL_TRYGOTO(mfn(user, line, value), st, fail);
+    }
+fail:
+    tl_kt_comm_index_free(&cix);
+    tl_an_names_destroy(&seen);
+    return st;
+}
+
 tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
-                     tl_an_nsys_meta_fn mfn)
+                     tl_an_nsys_meta_fn mfn, void *muser)
 {
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", t->path);
@@ -455,7 +517,8 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     for (size_t i = 0; i < t->ns && meta->device < 0; i++)
         if (t->s[i].kind <= TL_KT_SYNC) meta->device = t->s[i].device;
     TL_TRY(odd_rows(t, meta)); /* before the metadata, which carries them */
-    if (mfn) TL_TRY(emit_meta(t, meta, mfn, user));
+    if (mfn) TL_TRY(emit_meta(t, meta, mfn, muser));
+    if (mfn) TL_TRY(emit_peers(t, mfn, muser));
     lane_acc *lanes = NULL;
     size_t nl = 0;
     TL_TRY(infer_lanes(t, &lanes, &nl));
@@ -542,12 +605,12 @@ fail:
 }
 
 tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, tl_an_meta *meta,
-                            tl_an_nsys_meta_fn mfn, struct tl_progress *bar)
+                            tl_an_nsys_meta_fn mfn, void *muser, struct tl_progress *bar)
 {
     tl_kt_trace *t = NULL;
     memset(meta, 0, sizeof *meta);
     TL_TRY(tl_kt_load_progress(path, bar, &t));
-    tl_status st = tl_kt_emit(t, cb, user, meta, mfn);
+    tl_status st = tl_kt_emit(t, cb, user, meta, mfn, muser);
     tl_kt_free(&t);
     return st == TL_OK ? TL_OK : tl_error_frame(st, __FILE__, __LINE__);
 }

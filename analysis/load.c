@@ -144,7 +144,8 @@ static tl_status count_record(void *user, const tl_trace_record *r)
  * by, so it is drawn only when asked (--progress): the records of an
  * export's rank as they stream, the events of a Kineto file as it parses. */
 static tl_status scan_foreign(const char *path, const char *nfile, int nrank, const char *iter_nvtx, int flags,
-                              tl_an_record_fn cb, void *user, tl_an_meta *meta)
+                              tl_an_record_fn cb, void *user, tl_an_meta *meta, tl_an_nsys_meta_fn mfn,
+                              void *muser)
 {
     tl_progress bar = {0};
     int on = (flags & TL_AN_PROGRESS) && !(flags & TL_AN_QUIET);
@@ -162,7 +163,7 @@ static tl_status scan_foreign(const char *path, const char *nfile, int nrank, co
         st = tl_an_nsys_scan(nfile, nrank, iter_nvtx, on ? count_record : cb, on ? (void *)&c : user, meta, NULL);
         if (on) tl_progress_update(&bar, (double)c.n);
     } else {
-        st = tl_an_kineto_scan(path, cb, user, meta, NULL, on ? &bar : NULL);
+        st = tl_an_kineto_scan(path, cb, user, meta, mfn, muser, on ? &bar : NULL);
     }
     tl_progress_end(&bar);
     return st;
@@ -191,6 +192,33 @@ static void window_cut(tl_an_meta *meta, int64_t lstart)
 }
 
 
+/* The peers.<i> lines a Kineto trace's reader makes of its sends and recvs
+ * (tl_kt_emit), read as a trace file's are; it hands its rank and nranks
+ * over first, as it writes them on import. */
+typedef struct kineto_peers {
+    const char *path;
+    tl_an_names *names;
+    tl_an_peers *peers;
+    int self, nranks;
+} kineto_peers;
+
+static tl_status kineto_peer_line(void *user, const char *key, const char *value)
+{
+    kineto_peers *k = user;
+    if (!strcmp(key, "rank")) k->self = atoi(value);
+    else if (!strcmp(key, "nranks")) k->nranks = atoi(value);
+    else if (!strncmp(key, TL_TRACE_PEERS_KEY, strlen(TL_TRACE_PEERS_KEY)))
+        return tl_an_peers_add(k->peers, k->path, key, value, k->self, k->nranks, k->names);
+    return TL_OK;
+}
+
+static tl_status scan_kineto(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta,
+                             tl_an_names *names, tl_an_peers *peers)
+{
+    kineto_peers kp = {.path = path, .names = names, .peers = peers};
+    return scan_foreign(path, NULL, 0, NULL, flags, cb, user, meta, peers ? kineto_peer_line : NULL, &kp);
+}
+
 /* tl_an_scan, also reading the trace's peers (analysis/peers.c) into
  * peers (names interning their names) where it is not NULL; they are
  * checked whatever the command, so a bad line is refused alike by all. */
@@ -202,8 +230,8 @@ static tl_status scan_trace(const char *path, int flags, tl_an_record_fn cb, voi
     int nrank = 0;
     const char *iter_nvtx = NULL;
     if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank, &iter_nvtx))
-        return scan_foreign(path, nfile, nrank, iter_nvtx, flags, cb, user, meta);
-    if (tl_an_is_kineto(path)) return scan_foreign(path, NULL, 0, NULL, flags, cb, user, meta);
+        return scan_foreign(path, nfile, nrank, iter_nvtx, flags, cb, user, meta, NULL, NULL);
+    if (tl_an_is_kineto(path)) return scan_kineto(path, flags, cb, user, meta, names, peers);
     tl_trace_reader *rd = NULL;
     tl_progress bar = {0}; /* reading a large file */
     memset(meta, 0, sizeof *meta);

@@ -8,6 +8,8 @@
  * Elsewhere the k-th operation of one name on one rank is the k-th of that
  * name on every other rank (NCCL runs a communicator's operations in issue
  * order; trilap's host exchanges are collective calls in program order).
+ * An operation whose peers a trace names (peers.<i>: a halo, a Kineto
+ * trace's send/recv channel) is paired with those ranks alone.
  * On the aligned clock, the time an operation spends before its last rank
  * starts it is waiting (skew), the rest is transfer (DESIGN.md "Wave 3").
  * (iteration, name)s whose count differs between ranks are left unmatched
@@ -255,10 +257,11 @@ static size_t match_count(const rank_ops *ro, const size_t *who, size_t nwho, co
 
 /* Whether some rank's trace names the peers of x's operation: then every
  * rank pairs it with its own peers (or, where its trace names none, with
- * every rank). Named operations (Kineto's) have none. */
+ * every rank). A named operation (Kineto's) has them where it is a send or
+ * recv channel (tl_kt_comm_key), paired within its iteration. */
 static int key_peered(const rank_ops *ro, size_t nf, const rop *x)
 {
-    for (size_t f = 0; f < nf && x->group == TL_AN_WHOLE; f++)
+    for (size_t f = 0; f < nf; f++)
         if (tl_an_peers_find(&ro[f].peers, x->key, x->p2p_kernel)) return 1;
     return 0;
 }

@@ -109,6 +109,11 @@ TEST_HELPERS += helper_kineto_big
 helper_kineto_big_DEPS := analysis runtime
 $(BUILD)/tests/test_kineto: $(BUILD)/tests/helper_kineto_big
 
+# a PyTorch pipeline's sends and recvs paired with their other end
+HOST_TESTS += test_kineto_p2p
+test_kineto_p2p_DEPS := probes runtime
+$(BUILD)/tests/test_kineto_p2p: $(BIN)/trilap-analyze
+
 # point-to-point operations paired with the rank's peers (the trace's
 # peers.N metadata), and the peers trilap-solve and trilap-fdtd write
 HOST_TESTS += test_peers

@@ -1,9 +1,11 @@
 /* A rank's peers of its point-to-point operations, read from its trace's
  * peers.<i> metadata (probes/trace.h, probes/README.md "Peers of an
- * operation"): the one place the analysis learns which ranks a halo
- * exchange of a rank involves. match.c pairs an operation with them; a
- * trace that names none (written before the key, Nsight Systems, Kineto)
- * leaves every operation paired across all ranks. */
+ * operation") or, for a Kineto trace, from the same lines its reader makes
+ * of the sends and recvs whose ends it names: the one place the analysis
+ * learns which ranks a halo exchange or a pipeline's send of a rank
+ * involves. match.c pairs an operation with them; a trace that names none
+ * (written before the key, Nsight Systems, Kineto without the ends) leaves
+ * every operation paired across all ranks. */
 #include "analysis/analysis.h"
 
 #include <stdlib.h>
@@ -43,34 +45,42 @@ void tl_an_peers_free(tl_an_peers *p)
     memset(p, 0, sizeof *p);
 }
 
+tl_status tl_an_peers_add(tl_an_peers *p, const char *path, const char *key, const char *value, int self,
+                          int nranks, tl_an_names *names)
+{
+    char why[160];
+    tl_an_peer_op *op = realloc(p->op, (p->n + 1) * sizeof *op);
+    TL_CHECK(op, TL_ERR_NOMEM, "%s: %s", path, key);
+    p->op = op;
+    op = &p->op[p->n];
+    memset(op, 0, sizeof *op);
+    tl_status st = tl_trace_peers_parse(value, self, nranks, &op->tp, why, sizeof why);
+    if (st == TL_ERR_PARSE) st = TL_FAIL(TL_ERR_PARSE, "%s: metadata %s='%.200s': %s", path, key, value, why);
+    TL_TRY(st);
+    p->n++;
+    for (size_t j = 0; j + 1 < p->n; j++)
+        TL_CHECK(strcmp(p->op[j].tp.name, op->tp.name) != 0, TL_ERR_PARSE,
+                 "%s: metadata %s='%.200s': %s is named again (" TL_TRACE_PEERS_KEY "%zu named it)", path, key, value,
+                 op->tp.name, j);
+    op->nccl = !strcmp(op->tp.name, "nccl:p2p");
+    if (names && !op->nccl) TL_TRY(tl_an_names_intern(names, op->tp.name, &op->name));
+    return TL_OK;
+}
+
 tl_status tl_an_peers_read(const tl_trace_reader *rd, const char *path, int self, int nranks, tl_an_names *names,
                            tl_an_peers *out)
 {
     tl_an_peers got = {0};
     tl_status st = TL_OK;
     for (int i = 0;; i++) {
-        char key[32], why[160];
+        char key[32];
         snprintf(key, sizeof key, TL_TRACE_PEERS_KEY "%d", i);
         const char *v = tl_trace_reader_meta(rd, key);
         if (!v) {
             TL_TRYGOTO(peers_gap(rd, path, i), st, fail);
             break;
         }
-        tl_an_peer_op *op = realloc(got.op, (got.n + 1) * sizeof *op);
-        TL_CHECKGOTO(op, TL_ERR_NOMEM, st, fail, "%s: %s", path, key);
-        got.op = op;
-        op = &got.op[got.n];
-        memset(op, 0, sizeof *op);
-        st = tl_trace_peers_parse(v, self, nranks, &op->tp, why, sizeof why);
-        if (st == TL_ERR_PARSE) st = TL_FAIL(TL_ERR_PARSE, "%s: metadata %s='%.200s': %s", path, key, v, why);
-        TL_TRYGOTO(st, st, fail);
-        got.n++;
-        for (size_t j = 0; j + 1 < got.n; j++)
-            TL_CHECKGOTO(strcmp(got.op[j].tp.name, op->tp.name) != 0, TL_ERR_PARSE, st, fail,
-                         "%s: metadata %s='%.200s': %s is named again (" TL_TRACE_PEERS_KEY "%zu named it)", path, key,
-                         v, op->tp.name, j);
-        op->nccl = !strcmp(op->tp.name, "nccl:p2p");
-        if (names && !op->nccl) TL_TRYGOTO(tl_an_names_intern(names, op->tp.name, &op->name), st, fail);
+        TL_TRYGOTO(tl_an_peers_add(&got, path, key, v, self, nranks, names), st, fail);
     }
     if (out)
         *out = got;

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tl_kt_load_mem("fuzz.json", (const char *)data, size, &t) == TL_OK) {
         tl_an_meta m;
         tl_kt_hta h;
-        if (tl_kt_emit(t, check, NULL, &m, NULL) != TL_OK) abort();
+        if (tl_kt_emit(t, check, NULL, &m, NULL, NULL) != TL_OK) abort();
         if (tl_kt_hta_compute(t, 1, &h) != TL_OK || tl_kt_hta_compute(t, 0, &h) != TL_OK) abort();
         tl_kt_free(&t);
     } else if (t) {

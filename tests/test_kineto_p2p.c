@@ -1,0 +1,238 @@
+/* A PyTorch pipeline's sends and recvs (Kineto traces) paired with their
+ * other end alone: the k-th send of rank 0 to rank 2 is the k-th recv of
+ * rank 2 from rank 0, whatever the other ranks send (analysis/README.md,
+ * "PyTorch profiler (Kineto) traces"). The ends come from the names
+ * ProcessGroupNCCL gives its ops ("nccl:send 0->1", ranks in the process
+ * group, mapped through its "Process Group Ranks") or from newer
+ * traces' "Dst Rank" / "Src Rank"; a trace that says neither keeps the
+ * pairing across every rank and its note. Synthetic traces of two
+ * two-stage pipelines over four ranks, rank 2 late at every recv. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl_test.h"
+#include "tl_test_run.h"
+
+/* How a rank's trace says the other end of its send or recv. */
+typedef enum ends_style {
+    ENDS_NAMES,    /* "nccl:send 0->1" (group ranks) and "Process Group Ranks" */
+    ENDS_GLOBAL,   /* record_param_comms' Dst Rank / Src Rank, the op named "nccl:send" */
+    ENDS_UNSAID,   /* "nccl:send" and no ranks: the ends are not in the trace */
+    ENDS_NOT_MINE  /* "nccl:send 1->0" on stage 0: A is not this rank in the group */
+} ends_style;
+
+typedef struct text {
+    char *s;
+    size_t n, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
+        va_end(ap);
+        TL_ASSERT(k >= 0);
+        if (t->s && t->n + (size_t)k < t->cap) {
+            t->n += (size_t)k;
+            return;
+        }
+        t->cap = (t->cap + (size_t)k + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+        TL_ASSERT(t->s);
+    }
+}
+
+/* One NCCL kernel, its launch (correlation c at `launch` us) and the
+ * nccl:* and record_param_comms ops around the launch. */
+static void nccl_kernel(text *t, int rank, long c, double launch, double start, double end, const char *kernel,
+                        const char *op_name, const char *rpc_args)
+{
+    put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+           "\"ts\": %.1f, \"dur\": 4, \"args\": {\"correlation\": %ld}}",
+        launch, c);
+    put(t, ",\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 20, \"ts\": %.1f, "
+           "\"dur\": %.1f, \"args\": {\"device\": %d, \"stream\": 20, \"correlation\": %ld}}",
+        kernel, start, end - start, rank, c);
+    put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": 1, \"tid\": 1, \"ts\": %.1f, "
+           "\"dur\": 8}",
+        op_name, launch - 2);
+    put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
+           "\"ts\": %.1f, \"dur\": 6, \"args\": {%s}}",
+        launch - 1, rpc_args);
+}
+
+/* Rank r of four: pipelines {0, 2} (process group 1) and {1, 3} (group 2),
+ * stage 0 sending to stage 1 once per ProfilerStep; rank 2 reaches its
+ * recv 30 us after rank 0's send starts, the others together; then an
+ * all_reduce of all four, together. */
+static void write_rank(const char *dir, int r, ends_style style)
+{
+    const int stage = r / 2, group = 1 + r % 2, peer = stage ? r - 2 : r + 2;
+    text t = {0};
+    put(&t, "{\"schemaVersion\": 1, \"baseTimeNanoseconds\": 1700000000000000000,\n"
+            " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": 4},\n"
+            " \"traceEvents\": [\n"
+            "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 500, "
+            "\"dur\": 50, \"args\": {\"device\": %d, \"stream\": 7, \"correlation\": 1}}",
+        r, r);
+    for (int i = 0; i < 3; i++) {
+        double t0 = 1000.0 * (i + 1);
+        put(&t, ",\n  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"pid\": 1, "
+                "\"tid\": 1, \"ts\": %.1f, \"dur\": 900}",
+            i, t0);
+        char op[64], rpc[512];
+        const char *dir_name = stage ? "recv" : "send";
+        int late = r == 2 ? 30 : 0;
+        if (style == ENDS_NAMES) snprintf(op, sizeof op, stage ? "nccl:recv 1<-0" : "nccl:send 0->1");
+        else if (style == ENDS_NOT_MINE) snprintf(op, sizeof op, stage ? "nccl:recv 0<-1" : "nccl:send 1->0");
+        else snprintf(op, sizeof op, "nccl:%s", dir_name);
+        int w = snprintf(rpc, sizeof rpc,
+                         "\"Collective name\": \"%s\", \"Process Group Name\": \"%d\", \"Process Group Description\": "
+                         "\"pp\", \"Process Group Ranks\": \"[%d, %d]\", \"In msg nelems\": 1024, \"dtype\": \"Float\"",
+                         dir_name, group, r % 2, r % 2 + 2);
+        if (style == ENDS_GLOBAL)
+            snprintf(rpc + w, sizeof rpc - (size_t)w, ", \"%s\": %d", stage ? "Src Rank" : "Dst Rank", peer);
+        nccl_kernel(&t, r, 100 + i * 10, t0 + 100 + late, t0 + 110 + late, t0 + 200,
+                    "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", op, rpc);
+        nccl_kernel(&t, r, 101 + i * 10, t0 + 290, t0 + 300, t0 + 400,
+                    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "nccl:all_reduce",
+                    "\"Collective name\": \"allreduce\", \"Process Group Name\": \"0\", \"Process Group "
+                    "Description\": \"default_pg\", \"Process Group Ranks\": \"[0, 1, 2, 3]\", \"In msg nelems\": "
+                    "4096, \"dtype\": \"Float\"");
+    }
+    put(&t, "\n ], \"traceName\": \"rank%d.json\"}\n", r);
+    char p[1200];
+    snprintf(p, sizeof p, "%s/rank%d.json", dir, r);
+    tl_test_write(p, t.s);
+    free(t.s);
+}
+
+static const char *pipelines(ends_style style)
+{
+    static char dir[4][1024];
+    snprintf(dir[style], sizeof dir[style], "%s/pipe%d", tl_test_tmpdir(), (int)style);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir[style]), 0);
+    for (int r = 0; r < 4; r++) write_rank(dir[style], r, style);
+    return dir[style];
+}
+
+/* overlap's row of `rank` for the operation whose name starts `op` in the
+ * waiting and transfer table: its waiting (us) and matched count. */
+static double waiting(const char *o, int rank, const char *op, long *matched)
+{
+    char key[200];
+    snprintf(key, sizeof key, "\n  %d    \"%s", rank, op);
+    const char *p = strstr(o, key);
+    TL_ASSERT_MSG(p, "no row %d %s in\n%s", rank, op, o);
+    p = strchr(p + strlen(key), '"');
+    double w = -1;
+    TL_ASSERT_MSG(p && sscanf(p + 1, "%ld %lf", matched, &w) == 2, "row %d %s unreadable in\n%s", rank, op, o);
+    return w;
+}
+
+static char *analyze(const char *args, const char *dir)
+{
+    return tl_test_output_of("%s/trilap-analyze %s %s", tl_test_bin(), args, dir);
+}
+
+/* Rank 0 waits 30 us at each of its three sends for rank 2, the one rank
+ * it sends to; rank 1's sends to rank 3 wait for nobody. Before, the sends
+ * of each pipeline were keys of one rank each ("nccl:send 0->1 on process
+ * group 1 ..."), left unmatched: no waiting at all. */
+static void pipeline_waits(const char *dir)
+{
+    char *o = analyze("overlap", dir);
+    static const char *const chan[4] = {"nccl:p2p 0->2 ", "nccl:p2p 1->3 ", "nccl:p2p 0->2 ", "nccl:p2p 1->3 "};
+    static const double want[4] = {90.0, 0.0, 0.0, 0.0};
+    for (int r = 0; r < 4; r++) {
+        long m = -1;
+        double w = waiting(o, r, chan[r], &m);
+        TL_ASSERT_MSG(m == 3 && w > want[r] - 0.05 && w < want[r] + 0.05, "rank %d: %s matched %ld, waiting %.1f us "
+                      "(want 3, %.1f)\n%s", r, chan[r], m, w, want[r], o);
+    }
+    TL_ASSERT_MSG(!strstr(o, "were paired across every rank"), "%s", o);
+    free(o);
+    /* the sends are p2p, the all_reduce a collective of another process
+     * group: no shared communicator serialises them (the rule said one
+     * did, of any two that never overlap) */
+    o = analyze("diagnose --wait-share 1", dir);
+    TL_ASSERT_MSG(strstr(o, "nccl:p2p 4.1 kB 0->2 on process group 1 (pp, ranks 0,2)") &&
+                      strstr(o, "n/a [serialised-communicators]: does not apply: ranks 0, 1, 2, 3 are issuing p2p and "
+                                "collective kernels that never overlap on two process groups") &&
+                      !strstr(o, "[serialised-communicators]: P2P"),
+                  "%s", o);
+    free(o);
+}
+
+TL_TEST(send_recv_paired_by_group_ranks_in_names)
+{
+    pipeline_waits(pipelines(ENDS_NAMES));
+}
+
+TL_TEST(send_recv_paired_by_dst_and_src_rank)
+{
+    pipeline_waits(pipelines(ENDS_GLOBAL));
+}
+
+/* An import carries the ends as the trace file's peers lines, and reads
+ * back to the same waiting. */
+TL_TEST(import_writes_the_channels_peers)
+{
+    const char *dir = pipelines(ENDS_NAMES);
+    char out[1100], p[1200];
+    snprintf(out, sizeof out, "%s/imported", tl_test_tmpdir());
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), dir, out), 0);
+    snprintf(p, sizeof p, "%s/trace.rank2.csv", out);
+    char *f = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(f, "\n# peers.0=0 nccl:p2p 0->2 on process group 1 (pp, ranks 0,2)\n") &&
+                      !strstr(f, "# peers.1="),
+                  "%.1500s", f);
+    free(f);
+    pipeline_waits(out);
+}
+
+/* Without the ends, the sends and recvs pair across every rank, and the
+ * note says so; so too where a name's own rank is not the trace's (a name
+ * of another rank's: no end taken from it). */
+TL_TEST(send_recv_without_ends_noted)
+{
+    static const ends_style styles[] = {ENDS_UNSAID, ENDS_NOT_MINE};
+    for (size_t i = 0; i < sizeof styles / sizeof styles[0]; i++) {
+        char *o = analyze("overlap", pipelines(styles[i]));
+        TL_ASSERT_MSG(strstr(o, "were paired across every rank") && !strstr(o, "nccl:p2p"), "%s", o);
+        free(o);
+    }
+}
+
+/* A Dst Rank that is no rank is refused in one line naming the file. */
+TL_TEST(bad_dst_rank_refused)
+{
+    char dir[1024], p[1100], *out = NULL, *err = NULL;
+    snprintf(dir, sizeof dir, "%s/bad", tl_test_tmpdir());
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir), 0);
+    text t = {0};
+    put(&t, "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 2}, \"traceEvents\": [\n"
+            "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 500, "
+            "\"dur\": 50, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}");
+    nccl_kernel(&t, 0, 9, 600, 610, 700, "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", "nccl:send",
+                "\"Collective name\": \"send\", \"Dst Rank\": -4");
+    put(&t, "\n]}\n");
+    snprintf(p, sizeof p, "%s/rank0.json", dir);
+    tl_test_write(p, t.s);
+    free(t.s);
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    TL_ASSERT(tl_test_run(cmd, &out, &err) != 0);
+    TL_ASSERT_MSG(strstr(err, "rank0.json: traceEvents[") &&
+                      strstr(err, "] record_param_comms of a send: Dst Rank -4 is not a rank\n") &&
+                      !strchr(strchr(err, '\n') + 1, '\n'),
+                  "%s", err);
+    free(out);
+    free(err);
+}
+
+TL_TEST_MAIN(send_recv_paired_by_group_ranks_in_names, send_recv_paired_by_dst_and_src_rank,
+             import_writes_the_channels_peers, send_recv_without_ends_noted, bad_dst_rank_refused)
