@@ -219,7 +219,8 @@ static tl_status rank_rows(const tl_kt_trace *t, tl_an_meta *m, cstate *cs, rank
         snprintf(r->pg, sizeof r->pg, "%s", cs->nsys ? "-" : cm.pg);
         char key[256];
         if (known) {
-            snprintf(r->op, sizeof r->op, "%s", cm.op);
+            if (cm.src >= 0) snprintf(r->op, sizeof r->op, "%.40s %d->%d", cm.op, cm.src, cm.dst);
+            else snprintf(r->op, sizeof r->op, "%s", cm.op);
             tl_kt_comm_key(&cm, key, sizeof key);
         } else {
             /* the short name every table shows, and whole in the key: two
@@ -430,7 +431,8 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
     tl_an_table *m = NULL;
     op_rows o = {0};
     TL_TRYGOTO(tl_an_table_create(&m, "matched across ranks"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given; together: "
+    TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given (a send/recv "
+                                            "channel, \"send 0->2\": on its two ranks); together: "
                                             "the kernels overlap on %s (else the match pairs different "
                                             "operations, e.g. other process groups)",
                                 common_clock(one_clock)),
@@ -464,7 +466,9 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
         TL_TRYGOTO(tl_an_table_col(m, mcols[j][0], mcols[j][1], j == 1 || j == 2 || j == 9), st, fail);
     TL_TRYGOTO(op_rows_build(r, n, &o), st, fail);
     for (size_t i = 0; i < n; i++) {
-        if (r[i].rank != rc[0].rank) continue;
+        /* each operation once, from its first rank's row: a channel's ends may both be ranks other than the
+         * first (a pipeline's 1->3), whose matches were left out when only the first rank's rows were walked */
+        if (o.at[o.from[i]] != i) continue;
         int cnt = 0, last = r[i].rank;
         int64_t s0 = INT64_MAX, s1 = INT64_MIN, a0 = INT64_MAX, a1 = INT64_MIN, e0 = INT64_MAX, e1 = INT64_MIN;
         for (size_t p = o.from[i]; p < o.to[i]; p++) {

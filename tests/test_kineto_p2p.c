@@ -169,7 +169,17 @@ static void pipeline_waits(const char *dir)
 
 TL_TEST(send_recv_paired_by_group_ranks_in_names)
 {
-    pipeline_waits(pipelines(ENDS_NAMES));
+    const char *dir = pipelines(ENDS_NAMES);
+    pipeline_waits(dir);
+    /* collectives' matched table: each channel's pairs, the one between
+     * ranks 1 and 3 too (it listed the first rank's operations only) */
+    char *o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    static const char *const want[] = {
+        "     2 \"send 0->2\" \"1 (pp, ranks 0,2)\"           0     2     30.0 30.0         2",
+        "     2 \"send 1->3\" \"2 (pp, ranks 1,3)\"           0     2      0.0  0.0         1"};
+    for (size_t i = 0; i < 2; i++) TL_ASSERT_MSG(m && strstr(m, want[i]), "'%s' not in\n%s", want[i], o);
+    free(o);
 }
 
 TL_TEST(send_recv_paired_by_dst_and_src_rank)
