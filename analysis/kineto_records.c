@@ -204,7 +204,12 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
     /* record_param_comms states the message; the nccl:* op's tensors stand in */
     int64_t bytes_rpc = rpc.inner ? rpc.inner->bytes : -1;
     out->bytes = bytes_rpc >= 0 ? bytes_rpc : nccl ? nccl->bytes : -1;
-    out->p2p = is_p2p_op(out->op);
+    /* ProcessGroupNCCL launches a group's kernels under nccl:coalesced, p2p
+     * (batch_isend_irecv, a pipeline's schedule) or collectives alike: the
+     * kernel says which */
+    out->p2p = is_p2p_op(out->op) ||
+               (!strcmp(out->op, "coalesced") &&
+                tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_P2P);
     p2p_ends(t, nccl, &rpc, out);
     tl_trace_utf8_cut(out->op);
     tl_trace_utf8_cut(out->pg);

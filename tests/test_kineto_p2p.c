@@ -19,7 +19,8 @@ typedef enum ends_style {
     ENDS_NAMES,    /* "nccl:send 0->1" (group ranks) and "Process Group Ranks" */
     ENDS_GLOBAL,   /* record_param_comms' Dst Rank / Src Rank, the op named "nccl:send" */
     ENDS_UNSAID,   /* "nccl:send" and no ranks: the ends are not in the trace */
-    ENDS_NOT_MINE  /* "nccl:send 1->0" on stage 0: A is not this rank in the group */
+    ENDS_NOT_MINE, /* "nccl:send 1->0" on stage 0: A is not this rank in the group */
+    ENDS_BATCHED   /* batch_isend_irecv: the kernel launched under nccl:coalesced */
 } ends_style;
 
 typedef struct text {
@@ -59,9 +60,10 @@ static void nccl_kernel(text *t, int rank, long c, double launch, double start, 
     put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": 1, \"tid\": 1, \"ts\": %.1f, "
            "\"dur\": 8}",
         op_name, launch - 2);
-    put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
-           "\"ts\": %.1f, \"dur\": 6, \"args\": {%s}}",
-        launch - 1, rpc_args);
+    if (rpc_args)
+        put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
+               "\"ts\": %.1f, \"dur\": 6, \"args\": {%s}}",
+            launch - 1, rpc_args);
 }
 
 /* Rank r of four: pipelines {0, 2} (process group 1) and {1, 3} (group 2),
@@ -88,6 +90,7 @@ static void write_rank(const char *dir, int r, ends_style style)
         int late = r == 2 ? 30 : 0;
         if (style == ENDS_NAMES) snprintf(op, sizeof op, stage ? "nccl:recv 1<-0" : "nccl:send 0->1");
         else if (style == ENDS_NOT_MINE) snprintf(op, sizeof op, stage ? "nccl:recv 0<-1" : "nccl:send 1->0");
+        else if (style == ENDS_BATCHED) snprintf(op, sizeof op, "nccl:coalesced");
         else snprintf(op, sizeof op, "nccl:%s", dir_name);
         int w = snprintf(rpc, sizeof rpc,
                          "\"Collective name\": \"%s\", \"Process Group Name\": \"%d\", \"Process Group Description\": "
@@ -96,7 +99,8 @@ static void write_rank(const char *dir, int r, ends_style style)
         if (style == ENDS_GLOBAL)
             snprintf(rpc + w, sizeof rpc - (size_t)w, ", \"%s\": %d", stage ? "Src Rank" : "Dst Rank", peer);
         nccl_kernel(&t, r, 100 + i * 10, t0 + 100 + late, t0 + 110 + late, t0 + 200,
-                    "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", op, rpc);
+                    "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", op,
+                    style == ENDS_BATCHED ? NULL : rpc);
         nccl_kernel(&t, r, 101 + i * 10, t0 + 290, t0 + 300, t0 + 400,
                     "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "nccl:all_reduce",
                     "\"Collective name\": \"allreduce\", \"Process Group Name\": \"0\", \"Process Group "
@@ -112,7 +116,7 @@ static void write_rank(const char *dir, int r, ends_style style)
 
 static const char *pipelines(ends_style style)
 {
-    static char dir[4][1024];
+    static char dir[5][1024];
     snprintf(dir[style], sizeof dir[style], "%s/pipe%d", tl_test_tmpdir(), (int)style);
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir[style]), 0);
     for (int r = 0; r < 4; r++) write_rank(dir[style], r, style);
@@ -217,6 +221,21 @@ TL_TEST(send_recv_without_ends_noted)
     }
 }
 
+/* A pipeline's batch_isend_irecv: ProcessGroupNCCL launches the group's
+ * SendRecv kernel under nccl:coalesced, which named no point-to-point
+ * operation, so its kernels counted as collectives (p2p 0.0 %). */
+TL_TEST(batched_send_recv_is_p2p)
+{
+    char *o = analyze("diagnose", pipelines(ENDS_BATCHED));
+    for (int r = 0; r < 4; r++) {
+        char want[128];
+        snprintf(want, sizeof want, "# rank %d: window 2900.0 us, 3 iterations; compute 1.7%%, p2p %s%%", r,
+                 r == 2 ? "6.2" : "9.3");
+        TL_ASSERT_MSG(strstr(o, want), "'%s' not in\n%s", want, o);
+    }
+    free(o);
+}
+
 /* A Dst Rank that is no rank is refused in one line naming the file. */
 TL_TEST(bad_dst_rank_refused)
 {
@@ -245,4 +264,5 @@ TL_TEST(bad_dst_rank_refused)
 }
 
 TL_TEST_MAIN(send_recv_paired_by_group_ranks_in_names, send_recv_paired_by_dst_and_src_rank,
-             import_writes_the_channels_peers, send_recv_without_ends_noted, bad_dst_rank_refused)
+             import_writes_the_channels_peers, send_recv_without_ends_noted, batched_send_recv_is_p2p,
+             bad_dst_rank_refused)
