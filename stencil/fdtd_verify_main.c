@@ -15,26 +15,7 @@
 #include "runtime/devcomm.h"
 #include "runtime/out.h"
 #include "runtime/progress.h"
-#include "stencil/fdtd_cli.h"
-#include "stencil/verify.h"
-
-/* The most points per axis of any grid verify builds: --grid's and
- * --n-int's bound, and that of the grids verify reflection derives from
- * them (--cells, and the reference run's margin from --f0). Beyond it a
- * double run needs over 2 TiB: a value past it is a mistake in the
- * command line (exit 2); below it, a grid the host cannot hold is the
- * machine's lack (exit 1). */
-enum { VERIFY_GRID_MAX = 4096 };
-
-typedef struct verify_opts {
-    int backend, kernel, precision;
-    const char *decomp, *decomps, *strategy, *strategies, *orders, *sizes, *cfls,
-        *cells, *ss;
-    int64_t s, n_int, n, steps, every, gpus;
-    double f0, cfl;
-    const char *slices;
-    int progress;
-} verify_opts;
+#include "stencil/verify_impl.h"
 
 #define V(f) offsetof(verify_opts, f)
 static const tl_option verify_options[] = {
@@ -190,14 +171,6 @@ static int parse_dlist(const char *s, double *out, int max)
     }
     return n;
 }
-
-typedef struct verify_args {
-    verify_opts o;
-    const char *what;
-    tl_fdtd_vopts v;
-    int usage_error;
-    int every_typed; /* --every given: beyond --steps it is refused, the default shortened */
-} verify_args;
 
 /* --strategy ranks (cuda: devcomm) puts one subdomain on each rank, and
  * every experiment but decomp runs on one rank: verify time printed its

@@ -1,0 +1,44 @@
+/* Internal to trilap-fdtd verify (stencil/fdtd_verify_main.c and
+ * verify_*.c): the bound of its grids, the options every part reads and
+ * what each experiment receives; then what each part gives the others.
+ * Named *_impl.h, as runtime's internal headers are, so that make install
+ * leaves it out. */
+#ifndef TL_VERIFY_IMPL_H
+#define TL_VERIFY_IMPL_H
+
+#include <stdint.h>
+
+#include "stencil/fdtd_cli.h"
+#include "stencil/verify.h"
+
+/* The most points per axis of any grid verify builds: --grid's and
+ * --n-int's bound, and that of the grids verify reflection derives from
+ * them (--cells, and the reference run's margin from --f0). Beyond it a
+ * double run needs over 2 TiB: a value past it is a mistake in the
+ * command line (exit 2); below it, a grid the host cannot hold is the
+ * machine's lack (exit 1). */
+enum { VERIFY_GRID_MAX = 4096 };
+
+/* The options as parsed (the table of verify_opts.c writes them) */
+typedef struct verify_opts {
+    int backend, kernel, precision;
+    const char *decomp, *decomps, *strategy, *strategies, *orders, *sizes, *cfls,
+        *cells, *ss;
+    int64_t s, n_int, n, steps, every, gpus;
+    double f0, cfl;
+    const char *slices;
+    int progress;
+} verify_opts;
+
+/* What the rank entry and every experiment receive: the options, the
+ * experiment named, the library's options made of them, and whether a
+ * refusal of the input was said (main exits 2) */
+typedef struct verify_args {
+    verify_opts o;
+    const char *what;
+    tl_fdtd_vopts v;
+    int usage_error;
+    int every_typed; /* --every given: beyond --steps it is refused, the default shortened */
+} verify_args;
+
+#endif
