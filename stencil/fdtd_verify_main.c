@@ -257,16 +257,6 @@ static void floor_note(const verify_args *va, const char *what, const rated *r)
            what, r->at, floor_factor, va->v.dbl ? "double" : "single", range, rounding_floor(va, 1));
 }
 
-/* The input refused before anything runs or prints: the line names the
- * option and why (try --help), main exits 2 (TL_ERR_REMOTE: said, the
- * launcher adds no line). */
-static tl_status refuse(verify_args *va, const char *opt, const char *val, const char *why)
-{
-    tl_fdtd_cli_bad(opt, val, why);
-    va->usage_error = 1;
-    return TL_ERR_REMOTE;
-}
-
 /* A list's entry given twice is refused: it is a row twice, and where a
  * rate is taken against the row before (convergence, time) a rate of
  * log 1 / log 1, printed "-nan" with exit 0 (before). The index of the
@@ -285,7 +275,7 @@ static tl_status refuse_repeated_i64(verify_args *va, const char *opt, const cha
     if (j < 0) return TL_OK;
     char why[96];
     snprintf(why, sizeof why, "%" PRId64 " is given twice", v[j]);
-    return refuse(va, opt, list, why);
+    return tl_verify_refuse(va, opt, list, why);
 }
 
 static tl_status refuse_repeated_names(verify_args *va, const char *opt, const char *list, char *const *names, int n)
@@ -295,22 +285,9 @@ static tl_status refuse_repeated_names(verify_args *va, const char *opt, const c
             if (!strcmp(names[i], names[j])) {
                 char why[96];
                 snprintf(why, sizeof why, "'%.40s' is given twice", names[j]);
-                return refuse(va, opt, list, why);
+                return tl_verify_refuse(va, opt, list, why);
             }
     return TL_OK;
-}
-
-/* A run's configuration checked (tl_fdtd_verify_config_check, through
- * the experiment's *_check) between tl_error_context_begin and end_check:
- * its error line names the run ("verify convergence, order 8, n = 4:
- * ..."); a refusal is the input's (exit 2), a grid the host cannot hold
- * the machine's (exit 1: before, said after the table's header). */
-
-static tl_status end_check(verify_args *va, const tl_error_context *k, tl_status st)
-{
-    tl_error_context_end(k);
-    if (st != TL_OK && st != TL_ERR_NOMEM) va->usage_error = 1; /* memory: the machine's lack, exit 1 */
-    return st;
 }
 
 /* A standing-wave run's steps to t = 0.5 grow as 1 / CFL: --cfl 1e-6, the
@@ -346,7 +323,7 @@ static tl_status wave_steps_refused(verify_args *va, const char *opt, const char
     snprintf(why, sizeof why, "order %d, n = %" PRId64 " would take %.4g time steps to t = 0.5 at CFL %g, beyond the "
              "%d a run may take (give %g or more)", runs[at].order, runs[at].n, most, runs[at].cfl, WAVE_STEPS_MAX,
              ceil(span_max / WAVE_STEPS_MAX / p) * p);
-    return refuse(va, opt, val, why);
+    return tl_verify_refuse(va, opt, val, why);
 }
 
 /* after every refusal, before the header */
@@ -372,7 +349,7 @@ static tl_status convergence_check(verify_args *va, const int64_t *orders, int n
         if (orders[i] != 2 && orders[i] != 4 && orders[i] != 8) {
             char why[64];
             snprintf(why, sizeof why, "%" PRId64 " is not 2, 4 or 8", orders[i]);
-            return refuse(va, "--orders", va->o.orders, why);
+            return tl_verify_refuse(va, "--orders", va->o.orders, why);
         }
     for (int i = 0; i < no; i++)
         for (int j = 0; j < ns; j++) {
@@ -380,7 +357,8 @@ static tl_status convergence_check(verify_args *va, const int64_t *orders, int n
             snprintf(what, sizeof what, "verify convergence, order %d, n = %" PRId64, (int)orders[i], sizes[j]);
             tl_error_context k;
             tl_error_context_begin(&k, what);
-            TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, (int)orders[i], sizes[j], va->o.cfl)));
+            TL_TRY(tl_verify_end_run_check(
+                va, &k, tl_fdtd_verify_wave_check(&va->v, (int)orders[i], sizes[j], va->o.cfl)));
         }
     return TL_OK;
 }
@@ -389,8 +367,8 @@ static tl_status verify_convergence(verify_args *va)
 {
     int64_t orders[8], sizes[16];
     int no = parse_list(va->o.orders, orders, 8), ns = parse_list(va->o.sizes, sizes, 16);
-    if (no <= 0) return refuse(va, "--orders", va->o.orders, "expected up to 8 of 2, 4, 8, comma-separated");
-    if (ns <= 0) return refuse(va, "--sizes", va->o.sizes, "expected up to 16 grid sizes, comma-separated");
+    if (no <= 0) return tl_verify_refuse(va, "--orders", va->o.orders, "expected up to 8 of 2, 4, 8, comma-separated");
+    if (ns <= 0) return tl_verify_refuse(va, "--sizes", va->o.sizes, "expected up to 16 grid sizes, comma-separated");
     TL_TRY(refuse_repeated_i64(va, "--orders", va->o.orders, orders, no));
     TL_TRY(refuse_repeated_i64(va, "--sizes", va->o.sizes, sizes, ns));
     /* the bounds of --grid: a size outside them was the solver's "grid size
@@ -400,7 +378,7 @@ static tl_status verify_convergence(verify_args *va)
         if (sizes[j] < 2 || sizes[j] > VERIFY_GRID_MAX) {
             char why[96];
             snprintf(why, sizeof why, "%" PRId64 " is not 2 to %d", sizes[j], (int)VERIFY_GRID_MAX);
-            return refuse(va, "--sizes", va->o.sizes, why);
+            return tl_verify_refuse(va, "--sizes", va->o.sizes, why);
         }
     wave_run runs[8 * 16];
     char cfl[32];
@@ -452,7 +430,7 @@ static tl_status time_steps_distinct(verify_args *va, int64_t n, const double *c
                          "between them",
                          cfls[i], cfls[j], n, 0.5 / dt);
             else continue;
-            return refuse(va, "--cfls", va->o.cfls, why);
+            return tl_verify_refuse(va, "--cfls", va->o.cfls, why);
         }
     return TL_OK;
 }
@@ -461,7 +439,8 @@ static tl_status verify_time(verify_args *va)
 {
     double cfls[16];
     int nc = parse_dlist(va->o.cfls, cfls, 16);
-    if (nc <= 0) return refuse(va, "--cfls", va->o.cfls, "expected up to 16 positive CFL fractions, comma-separated");
+    if (nc <= 0)
+        return tl_verify_refuse(va, "--cfls", va->o.cfls, "expected up to 16 positive CFL fractions, comma-separated");
     int64_t n = va->o.n > 0 ? va->o.n : 16;
     wave_run runs[16];
     for (int j = 0; j < nc; j++) runs[j] = (wave_run){8, n, cfls[j]};
@@ -470,12 +449,12 @@ static tl_status verify_time(verify_args *va)
         char what[96];
         if (cfls[j] > 1) {
             snprintf(what, sizeof what, "%g is above 1, the stability limit", cfls[j]);
-            return refuse(va, "--cfls", va->o.cfls, what);
+            return tl_verify_refuse(va, "--cfls", va->o.cfls, what);
         }
         snprintf(what, sizeof what, "verify time, n = %" PRId64 ", CFL %g", n, cfls[j]);
         tl_error_context k;
         tl_error_context_begin(&k, what);
-        TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, 8, n, cfls[j])));
+        TL_TRY(tl_verify_end_run_check(va, &k, tl_fdtd_verify_wave_check(&va->v, 8, n, cfls[j])));
     }
     TL_TRY(time_steps_distinct(va, n, cfls, nc));
     wave_steps_note(va, "--cfls", va->o.cfls, runs, nc);
@@ -512,14 +491,14 @@ static int parse_decomps(verify_args *va, const char *list, char *buf, size_t nb
     snprintf(buf, nbuf, "%s", list);
     int nd = split_names(buf, names, max);
     if (nd <= 0) {
-        refuse(va, "--decomps", list, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz, comma-separated");
+        tl_verify_refuse(va, "--decomps", list, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz, comma-separated");
         return -1;
     }
     for (int i = 0; i < nd; i++)
         if (tl_fdtd_cli_parse_decomp(names[i], pd[i]) != 0) {
             char why[160];
             snprintf(why, sizeof why, "'%.40s' is not PXxPYxPZ, slab-z, block-xy or pencil-yz", names[i]);
-            refuse(va, "--decomps", list, why);
+            tl_verify_refuse(va, "--decomps", list, why);
             return -1;
         }
     for (int j = 1; j < nd; j++)
@@ -531,28 +510,10 @@ static int parse_decomps(verify_args *va, const char *list, char *buf, size_t nb
                 else
                     snprintf(why, sizeof why, "'%.40s' and '%.40s' are one decomposition, %dx%dx%d", names[i],
                              names[j], pd[j][0], pd[j][1], pd[j][2]);
-                refuse(va, "--decomps", list, why);
+                tl_verify_refuse(va, "--decomps", list, why);
                 return -1;
             }
     return nd;
-}
-
-/* --s S > 1 where every run of the experiment is one subdomain with CPML
- * or walls (reflection, energy): nothing is exchanged, and the table was
- * that of s = 1 (accepted up to e2e0d87). opt: the option that sets the
- * decompositions. TL_ERR_REMOTE after one line (exit 2), or TL_OK. */
-static tl_status refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, const char *opt)
-{
-    if (va->o.s <= 1) return TL_OK;
-    for (int i = 0; i < nd; i++)
-        if (pd[i][0] * pd[i][1] * pd[i][2] > 1) return TL_OK;
-    char val[32], why[192];
-    snprintf(val, sizeof val, "%" PRId64, va->o.s);
-    snprintf(why, sizeof why,
-             "verify %s on one subdomain (%s 1x1x1) exchanges no ghosts to space out (give %s PXxPYxPZ, or "
-             "drop --s)",
-             va->what, opt, opt);
-    return refuse(va, "--s", val, why);
 }
 
 /* Every grid verify reflection would build within VERIFY_GRID_MAX points
@@ -574,7 +535,7 @@ static tl_status reflection_bounds(verify_args *va, const char *list, const int6
                  va->o.cells ? (VERIFY_GRID_MAX - n_int) / 2 : VERIFY_GRID_MAX - 2 * thickest,
                  va->o.cells ? "cells with this --n-int" : "interior points with --cells ", va->o.cells ? "" : list);
         /* the option typed is the one to change: --n-int under the default --cells */
-        return va->o.cells ? refuse(va, "--cells", list, why) : refuse(va, "--n-int", val, why);
+        return va->o.cells ? tl_verify_refuse(va, "--cells", list, why) : tl_verify_refuse(va, "--n-int", val, why);
     }
     int64_t ref = tl_fdtd_verify_reflection_reference_n(n_int, va->o.f0);
     if (ref <= VERIFY_GRID_MAX) return TL_OK;
@@ -592,21 +553,21 @@ static tl_status verify_reflection(verify_args *va)
     int64_t cells[16];
     const char *list = va->o.cells ? va->o.cells : "0,8,12,16,24";
     int nc = parse_list(list, cells, 16);
-    if (nc <= 0) return refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
+    if (nc <= 0) return tl_verify_refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
     TL_TRY(refuse_repeated_i64(va, "--cells", list, cells, nc));
     TL_TRY(reflection_bounds(va, list, cells, nc));
     char buf[1024], *names[32];
     int pd[32][3];
     int nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
     if (nd < 0) return TL_ERR_REMOTE; /* said */
-    TL_TRY(refuse_idle_s(va, (const int(*)[3])pd, nd, "--decomps"));
+    TL_TRY(tl_verify_refuse_idle_s(va, (const int(*)[3])pd, nd, "--decomps"));
     char what[128];
     /* named as the run it is: "the 2498x2498x2498 grid" alone was a grid no option sets */
     snprintf(what, sizeof what, "verify reflection, the reference run (--n-int %" PRId64 " inside a grid where nothing "
              "returns within the window, for --f0 %g)", va->o.n_int, va->o.f0);
     tl_error_context kr;
     tl_error_context_begin(&kr, what);
-    TL_TRY(end_check(va, &kr, tl_fdtd_verify_reflection_reference_check(&va->v, va->o.n_int, va->o.f0)));
+    TL_TRY(tl_verify_end_run_check(va, &kr, tl_fdtd_verify_reflection_reference_check(&va->v, va->o.n_int, va->o.f0)));
     tl_fdtd_vopts v[32];
     for (int i = 0; i < nd; i++) {
         v[i] = va->v;
@@ -614,7 +575,8 @@ static tl_status verify_reflection(verify_args *va)
         snprintf(what, sizeof what, "verify reflection, %s", names[i]);
         tl_error_context k;
         tl_error_context_begin(&k, what);
-        TL_TRY(end_check(va, &k, tl_fdtd_verify_reflection_check(&v[i], 1, va->o.n_int, va->o.f0, cells, nc)));
+        TL_TRY(tl_verify_end_run_check(
+            va, &k, tl_fdtd_verify_reflection_check(&v[i], 1, va->o.n_int, va->o.f0, cells, nc)));
     }
     double r[32 * 16];
     /* one unit per run: the reference, then every decomposition x thickness */
@@ -648,17 +610,17 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
         snprintf(why, sizeof why,
                  "beyond the run's %" PRId64 " steps: no step after 0 would be sampled (give N <= %" PRId64 ")",
                  steps, steps);
-        return refuse(va, "--every", val, why);
+        return tl_verify_refuse(va, "--every", val, why);
     }
     tl_error_context k;
     tl_error_context_begin(&k, "verify energy");
     tl_status st = tl_fdtd_verify_energy_check(&va->v, n, L, steps, va->o.every);
     if (st == TL_OK) st = tl_fdtd_verify_energy_check(&va->v, n, 0, steps, va->o.every);
-    TL_TRY(end_check(va, &k, st));
+    TL_TRY(tl_verify_end_run_check(va, &k, st));
     if (!d1) return TL_OK;
     /* "" made /cpml and /none at the root of the file system; the command
      * line's fault, exit 2 (it was exit 1, as a folder that cannot be made) */
-    if (!*va->o.slices) return refuse(va, "--slices", "", "an empty folder name");
+    if (!*va->o.slices) return tl_verify_refuse(va, "--slices", "", "an empty folder name");
     char first[64]; /* the first slice each run writes */
     snprintf(first, sizeof first, "p-%06" PRId64 ".txt", va->o.every);
     st = tl_fdtd_cli_check_output("--slices", d1, first);
@@ -704,11 +666,11 @@ static tl_status verify_energy(verify_args *va)
     int64_t cells[16];
     const char *list = va->o.cells ? va->o.cells : "20";
     int nc = parse_list(list, cells, 16);
-    if (nc <= 0) return refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
+    if (nc <= 0) return tl_verify_refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
     /* the table has one column with CPML: a list would run its first
      * non-zero entry and drop the rest (before, --cells 4,8,0 was --cells 4) */
     if (nc != 1 || cells[0] == 0)
-        return refuse(va, "--cells", list, "verify energy runs one CPML thickness, above 0, against none");
+        return tl_verify_refuse(va, "--cells", list, "verify energy runs one CPML thickness, above 0, against none");
     int64_t L = cells[0];
     int64_t n = va->o.n > 0 ? va->o.n : 64, steps = va->o.steps > 0 ? va->o.steps : 600;
     char d1[4096], d2[4096];
@@ -716,7 +678,7 @@ static tl_status verify_energy(verify_args *va)
         snprintf(d1, sizeof d1, "%s/cpml", va->o.slices);
         snprintf(d2, sizeof d2, "%s/none", va->o.slices);
     }
-    TL_TRY(refuse_idle_s(va, (const int(*)[3])&va->v.pd, 1, "--decomp"));
+    TL_TRY(tl_verify_refuse_idle_s(va, (const int(*)[3])&va->v.pd, 1, "--decomp"));
     TL_TRY(energy_check(va, n, L, steps, va->o.slices ? d1 : NULL, va->o.slices ? d2 : NULL));
     tl_fdtd_energy_run a = {0}, b = {0};
     tl_status st = TL_OK;
@@ -807,7 +769,8 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
     if (p->nd < 0) return TL_ERR_REMOTE; /* said */
     snprintf(p->sbuf, sizeof p->sbuf, "%s", strategies);
     p->ns = split_names(p->sbuf, p->strats, 8);
-    if (p->ns <= 0) return refuse(va, "--strategies", strategies, "expected up to 8 strategy names, comma-separated");
+    if (p->ns <= 0)
+        return tl_verify_refuse(va, "--strategies", strategies, "expected up to 8 strategy names, comma-separated");
     TL_TRY(refuse_repeated_names(va, "--strategies", strategies, p->strats, p->ns));
     for (int j = 0; j < p->ns; j++) {
         const int kind = tl_fdtd_strategy_per_rank(p->strats[j], va->v.backend);
@@ -815,7 +778,7 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
             char why[160];
             snprintf(why, sizeof why, "'%.30s' is not a strategy of --backend %s (%s)", p->strats[j],
                      backend_names[va->v.backend].name, tl_fdtd_strategy_names());
-            return refuse(va, "--strategies", strategies, why);
+            return tl_verify_refuse(va, "--strategies", strategies, why);
         }
         /* a per-rank strategy's subdomain is on its rank's GPU: --gpus was
          * accepted and did nothing there */
@@ -837,12 +800,12 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
         }
     }
     p->nss = parse_list(va->o.ss, p->ss, 8);
-    if (p->nss <= 0) return refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
+    if (p->nss <= 0) return tl_verify_refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
     for (int k = 0; k < p->nss; k++)
         if (p->ss[k] < 1 || p->ss[k] > 64) { /* was the solver's "verify decomp, ..., s = 0: s = 0: ..." */
             char why[64];
             snprintf(why, sizeof why, "%" PRId64 " is not 1 to 64", p->ss[k]);
-            return refuse(va, "--ss", va->o.ss, why);
+            return tl_verify_refuse(va, "--ss", va->o.ss, why);
         }
     TL_TRY(refuse_repeated_i64(va, "--ss", va->o.ss, p->ss, p->nss));
     p->n = va->o.n > 0 ? va->o.n : 64;
@@ -852,7 +815,7 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
         snprintf(why, sizeof why,
                  "each shape also runs with a CPML of %d cells on each side, which needs %d points per axis",
                  DECOMP_CPML, 2 * DECOMP_CPML + 2);
-        return refuse(va, "--grid", val, why);
+        return tl_verify_refuse(va, "--grid", val, why);
     }
     p->steps = va->o.steps > 0 ? va->o.steps : 24;
     p->noverlap = va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1;
@@ -877,7 +840,7 @@ static tl_status decomp_plan_check(const tl_ctx *ctx, verify_args *va, const dec
                     snprintf(what, sizeof what, "verify decomp, %s, %s, s = %d", p->names[i], p->strats[j], c.s);
                     tl_error_context kx;
                     tl_error_context_begin(&kx, what);
-                    TL_TRY(end_check(va, &kx, tl_fdtd_verify_config_check(&c)));
+                    TL_TRY(tl_verify_end_run_check(va, &kx, tl_fdtd_verify_config_check(&c)));
                 }
         }
     if (runs == 0) { /* every decomposition is of another size than the per-rank strategies need */
@@ -940,22 +903,6 @@ static tl_status decomp_rows(tl_ctx *ctx, const verify_args *va, const decomp_pl
     return TL_OK;
 }
 
-/* No GPU is the machine's lack, not the command line's: exit 1, said
- * once, after the command line's own checks (a mistake in it is exit 2
- * on any machine) */
-static tl_status gpu_lacking(tl_ctx *ctx, const verify_args *va)
-{
-    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA)) return TL_ERR_REMOTE;
-    if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) {
-        if (ctx->rank == 0)
-            fprintf(stderr, PROG ": %d ranks with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain "
-                            "per rank needs a GPU bound to every rank (ranks share one with --device-comm host)\n",
-                    ctx->size);
-        return TL_ERR_REMOTE;
-    }
-    return TL_OK;
-}
-
 static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
 {
     int root = ctx->rank == 0; /* prints; alone runs the one-process strategies */
@@ -963,7 +910,7 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
     tl_status st = tl_comm_agree(ctx, p ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "verify decomp: the plan"));
     TL_TRYGOTO(st, st, done);
     TL_TRYGOTO(decomp_plan_make(ctx, va, p), st, done);
-    TL_TRYGOTO(gpu_lacking(ctx, va), st, done);
+    TL_TRYGOTO(tl_verify_gpu_lacking(ctx, va), st, done);
     /* the table is printed whole once every run has succeeded: a run that
      * fails half-way leaves no rows that look like a result */
     char *table = NULL;
@@ -1003,7 +950,7 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
         return TL_ERR_REMOTE;
     }
     if (!strcmp(va->what, "decomp")) return verify_decomp(ctx, va); /* its lists first: a plan's own checks */
-    TL_TRY(gpu_lacking(ctx, va));
+    TL_TRY(tl_verify_gpu_lacking(ctx, va));
     if (!strcmp(va->what, "convergence")) return verify_convergence(va);
     if (!strcmp(va->what, "time")) return verify_time(va);
     if (!strcmp(va->what, "reflection")) return verify_reflection(va);

@@ -41,4 +41,15 @@ typedef struct verify_args {
     int every_typed; /* --every given: beyond --steps it is refused, the default shortened */
 } verify_args;
 
+/* verify_refusals.c. The input refused (a line naming opt, val and why;
+ * main exits 2): TL_ERR_REMOTE, the line said. */
+tl_status tl_verify_refuse(verify_args *va, const char *opt, const char *val, const char *why);
+/* Ends the error context k of a run's configuration check, whose status
+ * st it returns: a refusal marked as the input's, memory the machine's. */
+tl_status tl_verify_end_run_check(verify_args *va, const tl_error_context *k, tl_status st);
+/* --s above 1 where each of the nd decompositions pd is one subdomain */
+tl_status tl_verify_refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, const char *opt);
+/* --backend cuda without a GPU on this rank: TL_ERR_REMOTE after the line, else TL_OK */
+tl_status tl_verify_gpu_lacking(tl_ctx *ctx, const verify_args *va);
+
 #endif
