@@ -137,41 +137,6 @@ static int refuse_typed_zero(const verify_opts *o, const tl_optresult *res)
     return 0;
 }
 
-static int parse_list(const char *s, int64_t *out, int max)
-{
-    int n = 0;
-    const char *p = s;
-    while (*p) {
-        if (n == max) return -1; /* more entries than the table holds, not cut short */
-        char *end;
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        if (end == p || v < 0 || errno == ERANGE) return -1; /* not 2^63 - 1 for what is past it */
-        out[n++] = v;
-        if (*end == ',' && end[1]) p = end + 1; /* "8," was taken as "8" */
-        else if (*end == '\0') break;
-        else return -1;
-    }
-    return n;
-}
-
-static int parse_dlist(const char *s, double *out, int max)
-{
-    int n = 0;
-    const char *p = s;
-    while (*p) {
-        if (n == max) return -1; /* more entries than the table holds, not cut short */
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || !(v > 0)) return -1;
-        out[n++] = v;
-        if (*end == ',' && end[1]) p = end + 1; /* "8," was taken as "8" */
-        else if (*end == '\0') break;
-        else return -1;
-    }
-    return n;
-}
-
 /* --strategy ranks (cuda: devcomm) puts one subdomain on each rank, and
  * every experiment but decomp runs on one rank: verify time printed its
  * header, then "strategy 'ranks' needs a rank context (inside
@@ -257,39 +222,6 @@ static void floor_note(const verify_args *va, const char *what, const rated *r)
            what, r->at, floor_factor, va->v.dbl ? "double" : "single", range, rounding_floor(va, 1));
 }
 
-/* A list's entry given twice is refused: it is a row twice, and where a
- * rate is taken against the row before (convergence, time) a rate of
- * log 1 / log 1, printed "-nan" with exit 0 (before). The index of the
- * first entry equal to an earlier one, or -1. */
-static int repeated_i64(const int64_t *v, int n)
-{
-    for (int j = 1; j < n; j++)
-        for (int i = 0; i < j; i++)
-            if (v[i] == v[j]) return j;
-    return -1;
-}
-
-static tl_status refuse_repeated_i64(verify_args *va, const char *opt, const char *list, const int64_t *v, int n)
-{
-    int j = repeated_i64(v, n);
-    if (j < 0) return TL_OK;
-    char why[96];
-    snprintf(why, sizeof why, "%" PRId64 " is given twice", v[j]);
-    return tl_verify_refuse(va, opt, list, why);
-}
-
-static tl_status refuse_repeated_names(verify_args *va, const char *opt, const char *list, char *const *names, int n)
-{
-    for (int j = 1; j < n; j++)
-        for (int i = 0; i < j; i++)
-            if (!strcmp(names[i], names[j])) {
-                char why[96];
-                snprintf(why, sizeof why, "'%.40s' is given twice", names[j]);
-                return tl_verify_refuse(va, opt, list, why);
-            }
-    return TL_OK;
-}
-
 /* A standing-wave run's steps to t = 0.5 grow as 1 / CFL: --cfl 1e-6, the
  * option's bound, made verify convergence's run at order 8, n = 32 take
  * 3.6e7 steps without a word (1.7e6 in all at --cfl 1e-4 ran past a
@@ -366,11 +298,11 @@ static tl_status convergence_check(verify_args *va, const int64_t *orders, int n
 static tl_status verify_convergence(verify_args *va)
 {
     int64_t orders[8], sizes[16];
-    int no = parse_list(va->o.orders, orders, 8), ns = parse_list(va->o.sizes, sizes, 16);
+    int no = tl_verify_parse_ints(va->o.orders, orders, 8), ns = tl_verify_parse_ints(va->o.sizes, sizes, 16);
     if (no <= 0) return tl_verify_refuse(va, "--orders", va->o.orders, "expected up to 8 of 2, 4, 8, comma-separated");
     if (ns <= 0) return tl_verify_refuse(va, "--sizes", va->o.sizes, "expected up to 16 grid sizes, comma-separated");
-    TL_TRY(refuse_repeated_i64(va, "--orders", va->o.orders, orders, no));
-    TL_TRY(refuse_repeated_i64(va, "--sizes", va->o.sizes, sizes, ns));
+    TL_TRY(tl_verify_refuse_repeated_ints(va, "--orders", va->o.orders, orders, no));
+    TL_TRY(tl_verify_refuse_repeated_ints(va, "--sizes", va->o.sizes, sizes, ns));
     /* the bounds of --grid: a size outside them was the solver's "grid size
      * 0 along x: must be 2 to 2^20", or 99999 the host's lack of 29801428.3
      * GiB (exit 1), neither naming --sizes */
@@ -438,7 +370,7 @@ static tl_status time_steps_distinct(verify_args *va, int64_t n, const double *c
 static tl_status verify_time(verify_args *va)
 {
     double cfls[16];
-    int nc = parse_dlist(va->o.cfls, cfls, 16);
+    int nc = tl_verify_parse_doubles(va->o.cfls, cfls, 16);
     if (nc <= 0)
         return tl_verify_refuse(va, "--cfls", va->o.cfls, "expected up to 16 positive CFL fractions, comma-separated");
     int64_t n = va->o.n > 0 ? va->o.n : 16;
@@ -471,49 +403,6 @@ static tl_status verify_time(verify_args *va)
     }
     floor_note(va, "# dt =", &r);
     return TL_OK;
-}
-
-static int split_names(char *s, char **out, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == max) return -1; /* more names than the table holds, not cut short */
-        out[n++] = t;
-    }
-    return n;
-}
-
-/* --decomps into names (in buf) and their decompositions; the count, or
- * -1 after the refusal */
-static int parse_decomps(verify_args *va, const char *list, char *buf, size_t nbuf, char **names, int pd[][3], int max)
-{
-    snprintf(buf, nbuf, "%s", list);
-    int nd = split_names(buf, names, max);
-    if (nd <= 0) {
-        tl_verify_refuse(va, "--decomps", list, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz, comma-separated");
-        return -1;
-    }
-    for (int i = 0; i < nd; i++)
-        if (tl_fdtd_cli_parse_decomp(names[i], pd[i]) != 0) {
-            char why[160];
-            snprintf(why, sizeof why, "'%.40s' is not PXxPYxPZ, slab-z, block-xy or pencil-yz", names[i]);
-            tl_verify_refuse(va, "--decomps", list, why);
-            return -1;
-        }
-    for (int j = 1; j < nd; j++)
-        for (int i = 0; i < j; i++)
-            if (!memcmp(pd[i], pd[j], sizeof pd[i])) {
-                char why[160];
-                if (!strcmp(names[i], names[j]))
-                    snprintf(why, sizeof why, "'%.40s' is given twice", names[j]);
-                else
-                    snprintf(why, sizeof why, "'%.40s' and '%.40s' are one decomposition, %dx%dx%d", names[i],
-                             names[j], pd[j][0], pd[j][1], pd[j][2]);
-                tl_verify_refuse(va, "--decomps", list, why);
-                return -1;
-            }
-    return nd;
 }
 
 /* Every grid verify reflection would build within VERIFY_GRID_MAX points
@@ -552,13 +441,13 @@ static tl_status verify_reflection(verify_args *va)
 {
     int64_t cells[16];
     const char *list = va->o.cells ? va->o.cells : "0,8,12,16,24";
-    int nc = parse_list(list, cells, 16);
+    int nc = tl_verify_parse_ints(list, cells, 16);
     if (nc <= 0) return tl_verify_refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
-    TL_TRY(refuse_repeated_i64(va, "--cells", list, cells, nc));
+    TL_TRY(tl_verify_refuse_repeated_ints(va, "--cells", list, cells, nc));
     TL_TRY(reflection_bounds(va, list, cells, nc));
     char buf[1024], *names[32];
     int pd[32][3];
-    int nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
+    int nd = tl_verify_parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
     if (nd < 0) return TL_ERR_REMOTE; /* said */
     TL_TRY(tl_verify_refuse_idle_s(va, (const int(*)[3])pd, nd, "--decomps"));
     char what[128];
@@ -665,7 +554,7 @@ static tl_status verify_energy(verify_args *va)
 {
     int64_t cells[16];
     const char *list = va->o.cells ? va->o.cells : "20";
-    int nc = parse_list(list, cells, 16);
+    int nc = tl_verify_parse_ints(list, cells, 16);
     if (nc <= 0) return tl_verify_refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
     /* the table has one column with CPML: a list would run its first
      * non-zero entry and drop the rest (before, --cells 4,8,0 was --cells 4) */
@@ -764,14 +653,14 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
                        : va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer")
                                                                : "copy";
     const char *strategies = va->o.strategies ? va->o.strategies : defs;
-    p->nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1,slab-z,block-xy,pencil-yz", p->dbuf,
+    p->nd = tl_verify_parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1,slab-z,block-xy,pencil-yz", p->dbuf,
                           sizeof p->dbuf, p->names, p->pd, 32);
     if (p->nd < 0) return TL_ERR_REMOTE; /* said */
     snprintf(p->sbuf, sizeof p->sbuf, "%s", strategies);
-    p->ns = split_names(p->sbuf, p->strats, 8);
+    p->ns = tl_verify_split_names(p->sbuf, p->strats, 8);
     if (p->ns <= 0)
         return tl_verify_refuse(va, "--strategies", strategies, "expected up to 8 strategy names, comma-separated");
-    TL_TRY(refuse_repeated_names(va, "--strategies", strategies, p->strats, p->ns));
+    TL_TRY(tl_verify_refuse_repeated_names(va, "--strategies", strategies, p->strats, p->ns));
     for (int j = 0; j < p->ns; j++) {
         const int kind = tl_fdtd_strategy_per_rank(p->strats[j], va->v.backend);
         if (kind < 0) {
@@ -799,7 +688,7 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
             return TL_ERR_REMOTE;
         }
     }
-    p->nss = parse_list(va->o.ss, p->ss, 8);
+    p->nss = tl_verify_parse_ints(va->o.ss, p->ss, 8);
     if (p->nss <= 0) return tl_verify_refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
     for (int k = 0; k < p->nss; k++)
         if (p->ss[k] < 1 || p->ss[k] > 64) { /* was the solver's "verify decomp, ..., s = 0: s = 0: ..." */
@@ -807,7 +696,7 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
             snprintf(why, sizeof why, "%" PRId64 " is not 1 to 64", p->ss[k]);
             return tl_verify_refuse(va, "--ss", va->o.ss, why);
         }
-    TL_TRY(refuse_repeated_i64(va, "--ss", va->o.ss, p->ss, p->nss));
+    TL_TRY(tl_verify_refuse_repeated_ints(va, "--ss", va->o.ss, p->ss, p->nss));
     p->n = va->o.n > 0 ? va->o.n : 64;
     if (p->n < 2 * DECOMP_CPML + 2) { /* was the solver's "grid size 16 along x is too small for a CPML of 8 cells" */
         char val[32], why[128];

@@ -6,6 +6,7 @@
 #ifndef TL_VERIFY_IMPL_H
 #define TL_VERIFY_IMPL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stencil/fdtd_cli.h"
@@ -51,5 +52,20 @@ tl_status tl_verify_end_run_check(verify_args *va, const tl_error_context *k, tl
 tl_status tl_verify_refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, const char *opt);
 /* --backend cuda without a GPU on this rank: TL_ERR_REMOTE after the line, else TL_OK */
 tl_status tl_verify_gpu_lacking(tl_ctx *ctx, const verify_args *va);
+
+/* verify_lists.c. A comma list of integers 0 or more, of numbers above 0,
+ * of names (split in s): the count (up to max), or -1 for a malformed
+ * entry, a comma at the end or more than max entries. */
+int tl_verify_parse_ints(const char *s, int64_t *out, int max);
+int tl_verify_parse_doubles(const char *s, double *out, int max);
+int tl_verify_split_names(char *s, char **out, int max);
+/* An entry of list (option opt) given twice refused: TL_ERR_REMOTE, or TL_OK */
+tl_status tl_verify_refuse_repeated_ints(verify_args *va, const char *opt, const char *list, const int64_t *v, int n);
+tl_status tl_verify_refuse_repeated_names(verify_args *va, const char *opt, const char *list, char *const *names,
+                                          int n);
+/* --decomps list into names (split in buf) and their decompositions pd:
+ * the count, or -1 after a refusal (malformed, or a decomposition twice) */
+int tl_verify_parse_decomps(verify_args *va, const char *list, char *buf, size_t nbuf, char **names, int pd[][3],
+                            int max);
 
 #endif
