@@ -20,6 +20,9 @@
  * machine's lack (exit 1). */
 enum { VERIFY_GRID_MAX = 4096 };
 
+/* The experiments, as a line naming them says them */
+#define VERIFY_EXPERIMENTS "convergence, time, reflection, energy or decomp"
+
 /* The options as parsed (the table of verify_opts.c writes them) */
 typedef struct verify_opts {
     int backend, kernel, precision;
@@ -67,5 +70,14 @@ tl_status tl_verify_refuse_repeated_names(verify_args *va, const char *opt, cons
  * the count, or -1 after a refusal (malformed, or a decomposition twice) */
 int tl_verify_parse_decomps(verify_args *va, const char *list, char *buf, size_t nbuf, char **names, int pd[][3],
                             int max);
+
+/* verify_opts.c: the option table (Verification group); the options
+ * typed that the command refuses before the launch: an unknown
+ * experiment, another experiment's options, CUDA's with --backend cpu, a
+ * typed 0 that means the default, a strategy of another backend, one
+ * subdomain per rank outside verify decomp. 2 after one line, else 0. */
+extern const tl_option tl_verify_options[];
+extern const size_t tl_verify_noptions;
+int tl_verify_options_refused(verify_args *va, const tl_optresult *res, const tl_launch_opts *lo);
 
 #endif
