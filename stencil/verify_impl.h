@@ -45,6 +45,16 @@ typedef struct verify_args {
     int every_typed; /* --every given: beyond --steps it is refused, the default shortened */
 } verify_args;
 
+/* A table whose rows take a rate against the row before (convergence
+ * along n, time along dt), and its rows at the rounding floor */
+typedef struct verify_rated {
+    double l2, li, x; /* the row before: its errors, its n or 1 / dt */
+    int floor;        /* the row before was at the floor */
+    int nat;          /* rows at the floor, named in at */
+    char at[256];
+    double lo, hi;    /* their floors */
+} verify_rated;
+
 /* verify_refusals.c. The input refused (a line naming opt, val and why;
  * main exits 2): TL_ERR_REMOTE, the line said. */
 tl_status tl_verify_refuse(verify_args *va, const char *opt, const char *val, const char *why);
@@ -79,5 +89,13 @@ int tl_verify_parse_decomps(verify_args *va, const char *list, char *buf, size_t
 extern const tl_option tl_verify_options[];
 extern const size_t tl_verify_noptions;
 int tl_verify_options_refused(verify_args *va, const tl_optresult *res, const tl_launch_opts *lo);
+
+/* verify_report.c: one row of r's table, "KEY,l2,linf,rate_l2,rate_linf"
+ * (x: the row's n or 1 / dt; name: the row as the footer names it; steps:
+ * the run's, which set its rounding floor); the footer after the table
+ * (what: "# order 8, n =", "# dt =") when rows reached the floor */
+void tl_verify_rated_row(const verify_args *va, verify_rated *r, const char *key, const char *name, double x, double l2,
+                         double li, int64_t steps);
+void tl_verify_floor_note(const verify_args *va, const char *what, const verify_rated *r);
 
 #endif
