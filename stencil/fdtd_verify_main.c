@@ -17,58 +17,6 @@
 #include "runtime/progress.h"
 #include "stencil/verify_impl.h"
 
-/* A standing-wave run's steps to t = 0.5 grow as 1 / CFL: --cfl 1e-6, the
- * option's bound, made verify convergence's run at order 8, n = 32 take
- * 3.6e7 steps without a word (1.7e6 in all at --cfl 1e-4 ran past a
- * minute on one core), and verify time --cfls 1e-300 said "steps must be
- * >= 0". A run of more than WAVE_STEPS_MAX steps
- * (10^4 times the defaults' largest, 72 and 179) is refused, naming the
- * fraction that fits: its time error, O(dt^2), is then under 1e-8 of the
- * default's, nothing either table can show. A study over WAVE_STEPS_NOTE
- * steps in all (30 times the defaults', 339 and 337) says its count before
- * the header. */
-enum { WAVE_STEPS_MAX = 1000000, WAVE_STEPS_NOTE = 10000 };
-
-typedef struct {
-    int order;
-    int64_t n;
-    double cfl;
-} wave_run;
-
-static tl_status wave_steps_refused(verify_args *va, const char *opt, const char *val, const wave_run *runs, int nr)
-{
-    double most = 0, span_max = 0; /* the longest run is named; the fraction given fits every run */
-    int at = 0;
-    for (int i = 0; i < nr; i++) {
-        double span = tl_fdtd_verify_wave_span(runs[i].order, runs[i].n), steps = ceil(span / runs[i].cfl);
-        if (steps > most) most = steps, at = i;
-        if (span > span_max) span_max = span;
-    }
-    if (most <= WAVE_STEPS_MAX) return TL_OK;
-    char why[256];
-    double p = pow(10.0, floor(log10(span_max / WAVE_STEPS_MAX)) - 2); /* 3 digits, rounded up: it fits */
-    snprintf(why, sizeof why, "order %d, n = %" PRId64 " would take %.4g time steps to t = 0.5 at CFL %g, beyond the "
-             "%d a run may take (give %g or more)", runs[at].order, runs[at].n, most, runs[at].cfl, WAVE_STEPS_MAX,
-             ceil(span_max / WAVE_STEPS_MAX / p) * p);
-    return tl_verify_refuse(va, opt, val, why);
-}
-
-/* after every refusal, before the header */
-static void wave_steps_note(const verify_args *va, const char *opt, const char *val, const wave_run *runs, int nr)
-{
-    double total = 0, most = 0;
-    int at = 0;
-    for (int i = 0; i < nr; i++) {
-        double steps = ceil(tl_fdtd_verify_wave_span(runs[i].order, runs[i].n) / runs[i].cfl);
-        total += steps;
-        if (steps > most) most = steps, at = i;
-    }
-    if (total > WAVE_STEPS_NOTE)
-        fprintf(stderr, PROG ": note: %s %s makes verify %s's %d run%s take %.0f time steps to t = 0.5 (the most, "
-                        "%.0f, at order %d, n = %" PRId64 ", CFL %g)\n", opt, val, va->what, nr, nr == 1 ? "" : "s",
-                total, most, runs[at].order, runs[at].n, runs[at].cfl);
-}
-
 /* --orders and --sizes, each run checked, before the table's first line */
 static tl_status convergence_check(verify_args *va, const int64_t *orders, int no, const int64_t *sizes, int ns)
 {
@@ -107,14 +55,14 @@ static tl_status verify_convergence(verify_args *va)
             snprintf(why, sizeof why, "%" PRId64 " is not 2 to %d", sizes[j], (int)VERIFY_GRID_MAX);
             return tl_verify_refuse(va, "--sizes", va->o.sizes, why);
         }
-    wave_run runs[8 * 16];
+    verify_wave_run runs[8 * 16];
     char cfl[32];
     for (int i = 0; i < no; i++)
-        for (int j = 0; j < ns; j++) runs[i * ns + j] = (wave_run){(int)orders[i], sizes[j], va->o.cfl};
+        for (int j = 0; j < ns; j++) runs[i * ns + j] = (verify_wave_run){(int)orders[i], sizes[j], va->o.cfl};
     snprintf(cfl, sizeof cfl, "%g", va->o.cfl);
     TL_TRY(convergence_check(va, orders, no, sizes, ns)); /* --orders first: the span needs a valid order */
-    TL_TRY(wave_steps_refused(va, "--cfl", cfl, runs, no * ns));
-    wave_steps_note(va, "--cfl", cfl, runs, no * ns);
+    TL_TRY(tl_verify_wave_steps_refused(va, "--cfl", cfl, runs, no * ns));
+    tl_verify_wave_steps_note(va, "--cfl", cfl, runs, no * ns);
     printf("order,n,l2,linf,rate_l2,rate_linf\n");
     for (int i = 0; i < no; i++) {
         verify_rated r = {0};
@@ -169,9 +117,9 @@ static tl_status verify_time(verify_args *va)
     if (nc <= 0)
         return tl_verify_refuse(va, "--cfls", va->o.cfls, "expected up to 16 positive CFL fractions, comma-separated");
     int64_t n = va->o.n > 0 ? va->o.n : 16;
-    wave_run runs[16];
-    for (int j = 0; j < nc; j++) runs[j] = (wave_run){8, n, cfls[j]};
-    TL_TRY(wave_steps_refused(va, "--cfls", va->o.cfls, runs, nc));
+    verify_wave_run runs[16];
+    for (int j = 0; j < nc; j++) runs[j] = (verify_wave_run){8, n, cfls[j]};
+    TL_TRY(tl_verify_wave_steps_refused(va, "--cfls", va->o.cfls, runs, nc));
     for (int j = 0; j < nc; j++) {
         char what[96];
         if (cfls[j] > 1) {
@@ -184,7 +132,7 @@ static tl_status verify_time(verify_args *va)
         TL_TRY(tl_verify_end_run_check(va, &k, tl_fdtd_verify_wave_check(&va->v, 8, n, cfls[j])));
     }
     TL_TRY(time_steps_distinct(va, n, cfls, nc));
-    wave_steps_note(va, "--cfls", va->o.cfls, runs, nc);
+    tl_verify_wave_steps_note(va, "--cfls", va->o.cfls, runs, nc);
     printf("dt,l2,linf,rate_l2,rate_linf\n");
     verify_rated r = {0};
     for (int j = 0; j < nc; j++) {

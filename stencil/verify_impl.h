@@ -55,6 +55,13 @@ typedef struct verify_rated {
     double lo, hi;    /* their floors */
 } verify_rated;
 
+/* One standing-wave run of verify convergence or time */
+typedef struct verify_wave_run {
+    int order;
+    int64_t n;
+    double cfl;
+} verify_wave_run;
+
 /* verify_refusals.c. The input refused (a line naming opt, val and why;
  * main exits 2): TL_ERR_REMOTE, the line said. */
 tl_status tl_verify_refuse(verify_args *va, const char *opt, const char *val, const char *why);
@@ -97,5 +104,14 @@ int tl_verify_options_refused(verify_args *va, const tl_optresult *res, const tl
 void tl_verify_rated_row(const verify_args *va, verify_rated *r, const char *key, const char *name, double x, double l2,
                          double li, int64_t steps);
 void tl_verify_floor_note(const verify_args *va, const char *what, const verify_rated *r);
+
+/* verify_wave_steps.c: the nr runs' time steps to t = 0.5, by the value
+ * val of option opt (--cfl, --cfls): a run of too many refused
+ * (TL_ERR_REMOTE after the line, or TL_OK), and a note on stderr when
+ * they add up to many */
+tl_status tl_verify_wave_steps_refused(verify_args *va, const char *opt, const char *val, const verify_wave_run *runs,
+                                       int nr);
+void tl_verify_wave_steps_note(const verify_args *va, const char *opt, const char *val, const verify_wave_run *runs,
+                               int nr);
 
 #endif
