@@ -114,4 +114,7 @@ tl_status tl_verify_wave_steps_refused(verify_args *va, const char *opt, const c
 void tl_verify_wave_steps_note(const verify_args *va, const char *opt, const char *val, const verify_wave_run *runs,
                                int nr);
 
+/* verify_convergence.c: verify convergence, its table on stdout */
+tl_status tl_verify_convergence(verify_args *va);
+
 #endif
