@@ -117,4 +117,7 @@ void tl_verify_wave_steps_note(const verify_args *va, const char *opt, const cha
 /* verify_convergence.c: verify convergence, its table on stdout */
 tl_status tl_verify_convergence(verify_args *va);
 
+/* verify_time.c: verify time, its table on stdout */
+tl_status tl_verify_time(verify_args *va);
+
 #endif
