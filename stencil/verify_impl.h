@@ -120,4 +120,7 @@ tl_status tl_verify_convergence(verify_args *va);
 /* verify_time.c: verify time, its table on stdout */
 tl_status tl_verify_time(verify_args *va);
 
+/* verify_reflection.c: verify reflection, its table on stdout */
+tl_status tl_verify_reflection(verify_args *va);
+
 #endif
