@@ -123,4 +123,7 @@ tl_status tl_verify_time(verify_args *va);
 /* verify_reflection.c: verify reflection, its table on stdout */
 tl_status tl_verify_reflection(verify_args *va);
 
+/* verify_energy.c: verify energy, its table on stdout and its summary on stderr */
+tl_status tl_verify_energy(verify_args *va);
+
 #endif
