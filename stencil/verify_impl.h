@@ -126,4 +126,7 @@ tl_status tl_verify_reflection(verify_args *va);
 /* verify_energy.c: verify energy, its table on stdout and its summary on stderr */
 tl_status tl_verify_energy(verify_args *va);
 
+/* verify_decomp.c: verify decomp, its table on stdout (rank 0's); several ranks run it together */
+tl_status tl_verify_decomp(tl_ctx *ctx, verify_args *va);
+
 #endif
