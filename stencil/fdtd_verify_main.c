@@ -1,20 +1,13 @@
 /* trilap-fdtd verify convergence|time|reflection|energy|decomp: the
- * verification experiments of stencil/verify.h behind options, each
- * printing its table as CSV with a header row; decomp also on several
- * ranks (one subdomain each). */
-#include <errno.h>
-#include <float.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stddef.h>
+ * command's entry, which parses the options, refuses what is typed wrong
+ * and launches the ranks, and the rank entry that runs the experiment
+ * named (each in verify_*.c, through stencil/verify_impl.h). Every
+ * experiment prints its table as CSV with a header row; decomp also runs
+ * on several ranks (one subdomain each). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/comm.h"
-#include "runtime/devcomm.h"
-#include "runtime/out.h"
-#include "runtime/progress.h"
 #include "stencil/verify_impl.h"
 
 static tl_status verify_rank(tl_ctx *ctx, void *arg)

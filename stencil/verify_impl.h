@@ -62,18 +62,16 @@ typedef struct verify_wave_run {
     double cfl;
 } verify_wave_run;
 
-/* verify_refusals.c. The input refused (a line naming opt, val and why;
- * main exits 2): TL_ERR_REMOTE, the line said. */
-tl_status tl_verify_refuse(verify_args *va, const char *opt, const char *val, const char *why);
-/* Ends the error context k of a run's configuration check, whose status
- * st it returns: a refusal marked as the input's, memory the machine's. */
-tl_status tl_verify_end_run_check(verify_args *va, const tl_error_context *k, tl_status st);
-/* --s above 1 where each of the nd decompositions pd is one subdomain */
-tl_status tl_verify_refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, const char *opt);
-/* --backend cuda without a GPU on this rank: TL_ERR_REMOTE after the line, else TL_OK */
-tl_status tl_verify_gpu_lacking(tl_ctx *ctx, const verify_args *va);
+/* verify_opts.c: the option table (Verification group); the options
+ * typed that the command refuses before the launch: an unknown
+ * experiment, another experiment's options, CUDA's with --backend cpu, a
+ * typed 0 that means the default, a strategy of another backend, one
+ * subdomain per rank outside verify decomp. 2 after one line, else 0. */
+extern const tl_option tl_verify_options[];
+extern const size_t tl_verify_noptions;
+int tl_verify_options_refused(verify_args *va, const tl_optresult *res, const tl_launch_opts *lo);
 
-/* verify_lists.c. A comma list of integers 0 or more, of numbers above 0,
+/* verify_lists.c: a comma list of integers 0 or more, of numbers above 0,
  * of names (split in s): the count (up to max), or -1 for a malformed
  * entry, a comma at the end or more than max entries. */
 int tl_verify_parse_ints(const char *s, int64_t *out, int max);
@@ -88,14 +86,16 @@ tl_status tl_verify_refuse_repeated_names(verify_args *va, const char *opt, cons
 int tl_verify_parse_decomps(verify_args *va, const char *list, char *buf, size_t nbuf, char **names, int pd[][3],
                             int max);
 
-/* verify_opts.c: the option table (Verification group); the options
- * typed that the command refuses before the launch: an unknown
- * experiment, another experiment's options, CUDA's with --backend cpu, a
- * typed 0 that means the default, a strategy of another backend, one
- * subdomain per rank outside verify decomp. 2 after one line, else 0. */
-extern const tl_option tl_verify_options[];
-extern const size_t tl_verify_noptions;
-int tl_verify_options_refused(verify_args *va, const tl_optresult *res, const tl_launch_opts *lo);
+/* verify_refusals.c: the input refused (a line naming opt, val and why;
+ * main exits 2): TL_ERR_REMOTE, the line said. */
+tl_status tl_verify_refuse(verify_args *va, const char *opt, const char *val, const char *why);
+/* Ends the error context k of a run's configuration check, whose status
+ * st it returns: a refusal marked as the input's, memory the machine's. */
+tl_status tl_verify_end_run_check(verify_args *va, const tl_error_context *k, tl_status st);
+/* --s above 1 where each of the nd decompositions pd is one subdomain */
+tl_status tl_verify_refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, const char *opt);
+/* --backend cuda without a GPU on this rank: TL_ERR_REMOTE after the line, else TL_OK */
+tl_status tl_verify_gpu_lacking(tl_ctx *ctx, const verify_args *va);
 
 /* verify_report.c: one row of r's table, "KEY,l2,linf,rate_l2,rate_linf"
  * (x: the row's n or 1 / dt; name: the row as the footer names it; steps:
@@ -114,19 +114,14 @@ tl_status tl_verify_wave_steps_refused(verify_args *va, const char *opt, const c
 void tl_verify_wave_steps_note(const verify_args *va, const char *opt, const char *val, const verify_wave_run *runs,
                                int nr);
 
-/* verify_convergence.c: verify convergence, its table on stdout */
+/* The experiments (verify_<name>.c), each printing its table on stdout
+ * once its input is checked: a refusal of the input is TL_ERR_REMOTE with
+ * usage_error set (exit 2). energy adds its summary on stderr; decomp runs
+ * on every rank of the launch (rank 0 prints), the others on one. */
 tl_status tl_verify_convergence(verify_args *va);
-
-/* verify_time.c: verify time, its table on stdout */
 tl_status tl_verify_time(verify_args *va);
-
-/* verify_reflection.c: verify reflection, its table on stdout */
 tl_status tl_verify_reflection(verify_args *va);
-
-/* verify_energy.c: verify energy, its table on stdout and its summary on stderr */
 tl_status tl_verify_energy(verify_args *va);
-
-/* verify_decomp.c: verify decomp, its table on stdout (rank 0's); several ranks run it together */
 tl_status tl_verify_decomp(tl_ctx *ctx, verify_args *va);
 
 #endif
