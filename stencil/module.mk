@@ -9,6 +9,9 @@ stencil_CU += stencil/fdtd_vec.cu stencil/fdtd_zcol.cu $(foreach t,f d,$(foreach
 
 PROGRAMS += trilap-fdtd
 trilap-fdtd_C := stencil/fdtd_main.c stencil/fdtd_verify_main.c stencil/fdtd_cli.c stencil/fdtd_run_checks.c
+# verify's parts (stencil/verify_impl.h)
+trilap-fdtd_C += stencil/verify_opts.c stencil/verify_refusals.c stencil/verify_lists.c stencil/verify_report.c \
+  stencil/verify_wave_steps.c stencil/verify_decomp.c stencil/verify_energy.c stencil/verify_reflection.c stencil/verify_time.c stencil/verify_convergence.c
 trilap-fdtd_DEPS := stencil probes runtime
 
 HOST_TESTS += test_fdtd test_fdtd_cli
