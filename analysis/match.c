@@ -153,7 +153,8 @@ const char *tl_an_ops_pairing_say(const tl_an_ops *o, const tl_an_names *names, 
     if (len < n)
         snprintf(buf + len, n - len,
                  "%s) were paired across every rank: the trace does not name each rank's peers (no peers.N metadata: "
-                 "a trace written before it, Nsight Systems, Kineto), so a rank's waiting may count ranks it does not "
+                 "a trace written before it, Nsight Systems, a Kineto trace whose sends and recvs name no other end), "
+                 "so a rank's waiting may count ranks it does not "
                  "exchange with",
                  o->p2p_all > room ? ", ..." : "");
     return buf;
@@ -432,6 +433,10 @@ static int cmp_op(const void *a, const void *b)
 static void note_p2p_all(tl_an_ops *o, uint32_t key)
 {
     size_t room = sizeof o->p2p_all_name / sizeof o->p2p_all_name[0];
+    /* once a name: a Kineto trace's are keyed per iteration, and the note
+     * named one send three times over three steps */
+    for (size_t i = 0; i < o->p2p_all && i < room; i++)
+        if (o->p2p_all_name[i] == key) return;
     if (o->p2p_all < room) o->p2p_all_name[o->p2p_all] = key;
     o->p2p_all++;
 }
