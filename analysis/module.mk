@@ -1,5 +1,6 @@
 MODULES += analysis
 analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/input.c analysis/load.c \
+  analysis/load_meta.c analysis/load_scan.c analysis/load_run_files.c analysis/iter_range.c \
   analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/diagnose_facts.c analysis/diagnose_evidence.c analysis/diagnose_verdicts.c \
