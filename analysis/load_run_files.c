@@ -1,7 +1,7 @@
 /* A run's rank files: a trilap run folder listed and its rank set checked
  * (one file per rank, of one run, complete, something recorded), an
  * Nsight Systems export's ranks, a PyTorch profiler folder's traces
- * (kineto.c), and an input that is none of them said as what it is. */
+ * (kineto_files.c), and an input that is none of them said as what it is. */
 #include "analysis/analysis.h"
 #include "analysis/grow.h"
 #include "analysis/load_impl.h"
