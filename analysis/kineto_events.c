@@ -54,7 +54,7 @@ static tl_status check_gpu_event(tl_kt_loader *L, const tl_json *e, const char *
     const char *name = tl_kt_arg_str(e, "name");
     const tl_json *args = tl_json_get(e, "args");
     double x = 0;
-    const char *miss = !tl_kt_arg_num(e, "dur", &x, NULL)                         ? "no dur (a number of µs)"
+    const char *miss = !tl_kt_arg_num(e, "dur", &x, NULL)                      ? "no dur (a number of µs)"
                        : !name || !name[0]                                     ? "no name"
                        : tl_kt_arg_int(args, "device", INT64_MIN) == INT64_MIN ? "no args.device (the GPU it ran on)"
                        : tl_kt_arg_int(args, "stream", INT64_MIN) == INT64_MIN ? "no args.stream"
