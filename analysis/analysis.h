@@ -177,7 +177,7 @@ typedef struct tl_an_meta {
      * unless TL_AN_RAW_CLOCK: t_rank0 = t - (offset + (t - at) * drift_ppb / 1e9) */
     int clock_aligned;
     char clock_sync[32];   /* metadata clock_sync, "none" without */
-    char clock_shared[16]; /* "process", "host": rank 0's very clock, no offset applied (load.c); "" */
+    char clock_shared[16]; /* "process", "host": rank 0's very clock, no offset applied (load_meta.c); "" */
     int64_t clock_offset, clock_at, clock_unc;
     double clock_drift_ppb;
     char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */

@@ -1,4 +1,4 @@
-/* What every reader needs of its input, below them all (load.c lists a
+/* What every reader needs of its input, below them all (load_run_files.c lists a
  * run's files through the readers, and the readers ask this of theirs):
  * whether a path can be opened without waiting for a writer, and the rank
  * of a trace that names none. (A file gzipped twice is runtime/gzin.c's to

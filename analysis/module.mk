@@ -1,11 +1,13 @@
 MODULES += analysis
 analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/input.c analysis/load.c \
+  analysis/load_meta.c analysis/load_scan.c analysis/load_run_files.c analysis/iter_range.c \
   analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/diagnose_facts.c analysis/diagnose_evidence.c analysis/diagnose_verdicts.c \
   analysis/diagnose_rules.c analysis/diagnose_report.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
   analysis/cmd_sweep.c analysis/nsys.c analysis/nsys_iters.c analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c analysis/peers.c \
-  analysis/json.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/kineto_nsys.c analysis/clock_note.c analysis/iters.c analysis/window.c
+  analysis/json.c analysis/kineto.c analysis/kineto_args.c analysis/kineto_events.c analysis/kineto_files.c \
+  analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/kineto_nsys.c analysis/clock_note.c analysis/iters.c analysis/window.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
@@ -86,7 +88,8 @@ $(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
 # the rest of trilap linked from its libraries); `make fuzz`, and built with
 # the tests when available so test_fuzz_kineto can run it.
 FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
-FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/json.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c \
+FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/json.c analysis/kineto.c analysis/kineto_args.c analysis/kineto_events.c \
+  analysis/kineto_files.c analysis/kineto_records.c analysis/kineto_hta.c \
   analysis/kineto_comm.c analysis/clock_note.c
 # (the libraries by path: MODULE_LIB is defined in mk/rules.mk, read after
 # this fragment, and prerequisites expand as they are read)
