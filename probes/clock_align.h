@@ -1,7 +1,7 @@
 /* Clock alignment across nodes: each rank's offset to rank 0's clock,
  * measured over host messages (runtime/comm.h, MPI or thread ranks) when
  * the probes start and again when they stop, stored in the trace metadata
- * and applied by trilap-analyze (analysis/load.c). See probes/README.md,
+ * and applied by trilap-analyze (analysis/load_meta.c). See probes/README.md,
  * "Clock alignment". */
 #ifndef TL_CLOCK_ALIGN_H
 #define TL_CLOCK_ALIGN_H
