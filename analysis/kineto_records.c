@@ -475,19 +475,19 @@ static tl_status emit_launch(const tl_kt_trace *t, const tl_kt_ends *ends, size_
  * peers.<i> line naming its other end (probes/trace.h): every command then
  * pairs the channel's operations with that rank alone (match.c), where the
  * k-th send of each rank was paired with every other rank's. */
-static tl_status emit_peers(const tl_kt_trace *t, tl_an_nsys_meta_fn mfn, void *user)
+static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, tl_an_nsys_meta_fn mfn,
+                             void *user)
 {
-    tl_kt_comm_index cix = {0};
     tl_an_names *seen = NULL;
     tl_status st = TL_OK;
     TL_TRYGOTO(tl_an_names_create(&seen), st, fail);
-    TL_TRYGOTO(tl_kt_comm_index_build(t, &cix), st, fail);
     size_t base = tl_an_names_count(seen);
     for (size_t i = 0; i < t->ns; i++) {
         tl_kt_comm cm;
+        /* the kernels the records ask of (tl_kt_emit): any NCCL kernel, whose name only hints at what it serves */
         if (t->s[i].kind != TL_KT_KERNEL ||
             tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_NONE ||
-            !tl_kt_comm_of(t, &cix, i, &cm) || cm.src < 0)
+            !tl_kt_comm_of(t, cix, i, &cm) || cm.src < 0)
             continue;
         char key[256], line[32], value[300];
         uint32_t id;
@@ -500,7 +500,6 @@ static tl_status emit_peers(const tl_kt_trace *t, tl_an_nsys_meta_fn mfn, void *
         TL_TRYGOTO(mfn(user, line, value), st, fail);
     }
 fail:
-    tl_kt_comm_index_free(&cix);
     tl_an_names_destroy(&seen);
     return st;
 }
@@ -523,15 +522,15 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         if (t->s[i].kind <= TL_KT_SYNC) meta->device = t->s[i].device;
     TL_TRY(odd_rows(t, meta)); /* before the metadata, which carries them */
     if (mfn) TL_TRY(emit_meta(t, meta, mfn, muser));
-    if (mfn) TL_TRY(emit_peers(t, mfn, muser));
     lane_acc *lanes = NULL;
     size_t nl = 0;
-    TL_TRY(infer_lanes(t, &lanes, &nl));
     tl_status st = TL_OK;
     tl_kt_ends ends = {0};
     tl_kt_comm_index cix = {0};
-    TL_TRYGOTO(tl_kt_ends_build(t, &ends), st, fail);
     TL_TRYGOTO(tl_kt_comm_index_build(t, &cix), st, fail);
+    if (mfn) TL_TRYGOTO(emit_peers(t, &cix, mfn, muser), st, fail);
+    TL_TRYGOTO(infer_lanes(t, &lanes, &nl), st, fail);
+    TL_TRYGOTO(tl_kt_ends_build(t, &ends), st, fail);
     int64_t first = INT64_MAX, last = INT64_MIN;
     char name[512];
     for (size_t i = 0; i < t->ns; i++) {

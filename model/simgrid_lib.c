@@ -4,7 +4,6 @@
 #if TL_HAVE_SIMGRID
 
 #include <dlfcn.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/dl.h"
@@ -12,9 +11,7 @@
 /* the variable that names another library than the build's */
 #define TL_SIMGRID_LIB_ENV "TRILAP_SIMGRID_LIB"
 /* the library of the headers compiled against, by its SONAME */
-#define TL_SIMGRID_STR_(x) #x
-#define TL_SIMGRID_STR(x) TL_SIMGRID_STR_(x)
-#define TL_SIMGRID_HEADERS TL_SIMGRID_STR(SIMGRID_VERSION_MAJOR) "." TL_SIMGRID_STR(SIMGRID_VERSION_MINOR)
+#define TL_SIMGRID_HEADERS TL_DL_STR(SIMGRID_VERSION_MAJOR) "." TL_DL_STR(SIMGRID_VERSION_MINOR)
 #define TL_SIMGRID_LIBRARY "libsimgrid.so." TL_SIMGRID_HEADERS
 
 /* Every symbol of the table, by its member's name. */
@@ -25,19 +22,18 @@ static const tl_dl_entry symbols[] = {TL_SIMGRID_SYMBOLS(TL_SIMGRID_ENTRY)};
 tl_status tl_simgrid_lib_load(tl_simgrid_lib *sl)
 {
     memset(sl, 0, sizeof *sl);
-    const char *env = getenv(TL_SIMGRID_LIB_ENV);
-    const int named = env && *env;
-    sl->path = named ? env : TL_SIMGRID_LIBRARY;
-    sl->handle = dlopen(sl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    const tl_dl_lib lib = tl_dl_open(TL_SIMGRID_LIB_ENV, TL_SIMGRID_LIBRARY);
+    const int named = lib.named;
+    sl->path = lib.path;
+    sl->handle = lib.handle;
     if (!sl->handle) {
-        const char *why = dlerror();
         if (named)
             return TL_FAIL(TL_ERR_UNSUPPORTED, "cannot load SimGrid's library %s (%s), named by " TL_SIMGRID_LIB_ENV,
-                           sl->path, why ? why : "no reason given");
+                           sl->path, lib.why);
         return TL_FAIL(TL_ERR_UNSUPPORTED,
                        "cannot load SimGrid's library %s (%s): trilap-model was built with SimGrid %s; install it "
                        "again, or name its library in " TL_SIMGRID_LIB_ENV,
-                       sl->path, why ? why : "no reason given", TL_SIMGRID_HEADERS);
+                       sl->path, lib.why, TL_SIMGRID_HEADERS);
     }
     const char *missing = tl_dl_fill(sl->handle, sl, symbols, sizeof symbols / sizeof symbols[0]);
     if (missing) {

@@ -35,6 +35,7 @@
 #include <simgrid/version.h>
 #include <xbt/dynar.h>
 
+#include "runtime/dl.h"
 #include "runtime/error.h"
 
 /* Every SimGrid function sim.c calls, the version check's first (a library
@@ -86,16 +87,13 @@
     X(xbt_dynar_free)
 
 /* A member a pointer to each function, of its declared type and by its
- * name: sg->sg_host_by_name("gpu0"). __typeof__ reads the header's
- * declaration without referring to the symbol, so nothing of SimGrid is
- * linked. */
-#define TL_SIMGRID_MEMBER(name) __typeof__(name) *name;
+ * name (TL_DL_MEMBER: nothing of SimGrid is linked):
+ * sg->sg_host_by_name("gpu0"). */
 typedef struct tl_simgrid_lib {
     void *handle;     /* dlopen's, NULL when not loaded */
     const char *path; /* the file loaded (getenv's string or the headers' name) */
-    TL_SIMGRID_SYMBOLS(TL_SIMGRID_MEMBER)
+    TL_SIMGRID_SYMBOLS(TL_DL_MEMBER)
 } tl_simgrid_lib;
-#undef TL_SIMGRID_MEMBER
 
 /* Loads the library (again: a loaded one is the same handle, its table
  * filled anew) and checks its version. A failure is one line naming the

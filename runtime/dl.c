@@ -2,7 +2,21 @@
 #include "runtime/dl.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
+
+tl_dl_lib tl_dl_open(const char *env, const char *fallback)
+{
+    const char *v = env ? getenv(env) : NULL;
+    tl_dl_lib lib = {.named = v && *v};
+    lib.path = lib.named ? v : fallback;
+    lib.handle = dlopen(lib.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!lib.handle) {
+        lib.why = dlerror();
+        if (!lib.why) lib.why = "no reason given";
+    }
+    return lib;
+}
 
 const char *tl_dl_fill(void *handle, void *table, const tl_dl_entry *entries, size_t n)
 {

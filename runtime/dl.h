@@ -25,4 +25,27 @@ typedef struct tl_dl_entry {
  * first symbol the library lacks, NULL when it has them all. */
 const char *tl_dl_fill(void *handle, void *table, const tl_dl_entry *entries, size_t n);
 
+/* A member of a loader's table: a pointer to the library's `name`, of its
+ * declared type. __typeof__ reads the header's declaration without
+ * referring to the symbol, so nothing of the library is linked. */
+#define TL_DL_MEMBER(name) __typeof__(name) *name;
+/* A macro's value as a string: the headers' version in a library's name. */
+#define TL_DL_STR_(x) #x
+#define TL_DL_STR(x) TL_DL_STR_(x)
+
+/* The library a loader opened. */
+typedef struct tl_dl_lib {
+    void *handle;     /* NULL where it could not be opened */
+    const char *path; /* what was opened: the variable's string, else the build's name */
+    int named;        /* the variable named it */
+    const char *why;  /* where handle is NULL: dlerror's reason, or "no reason given" */
+} tl_dl_lib;
+/* Opens the library the variable `env` names where it is set and not empty
+ * (env NULL: none names one), else `fallback`, RTLD_NOW | RTLD_LOCAL |
+ * RTLD_NODELETE: a loader forgets its table, never the library, whose
+ * code (cuSPARSE's kernels registered with the CUDA runtime, PETSc's MPI
+ * attributes, SimGrid's actors) may be reached after that. Each loader
+ * says a failure in its own words. */
+tl_dl_lib tl_dl_open(const char *env, const char *fallback);
+
 #endif

@@ -4,8 +4,6 @@
 #if TL_HAVE_PETSC && TL_HAVE_MPI
 
 #include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/dl.h"
@@ -13,10 +11,8 @@
 /* the variable that names another library than the build's */
 #define TL_PETSC_LIB_ENV "TRILAP_PETSC_LIB"
 /* the version of the headers compiled against (petscversion.h) */
-#define TL_PETSC_STR_(x) #x
-#define TL_PETSC_STR(x) TL_PETSC_STR_(x)
 #define TL_PETSC_HEADERS \
-    TL_PETSC_STR(PETSC_VERSION_MAJOR) "." TL_PETSC_STR(PETSC_VERSION_MINOR) "." TL_PETSC_STR(PETSC_VERSION_SUBMINOR)
+    TL_DL_STR(PETSC_VERSION_MAJOR) "." TL_DL_STR(PETSC_VERSION_MINOR) "." TL_DL_STR(PETSC_VERSION_SUBMINOR)
 
 /* Every symbol of the table, by its member's name. */
 #define TL_PETSC_ENTRY(name) TL_DL_ENTRY(tl_petsc_lib, name)
@@ -26,21 +22,20 @@ static const tl_dl_entry symbols[] = {TL_PETSC_SYMBOLS(TL_PETSC_ENTRY)};
 tl_status tl_petsc_lib_load(tl_petsc_lib *pl)
 {
     memset(pl, 0, sizeof *pl);
-    const char *env = getenv(TL_PETSC_LIB_ENV);
-    const int named = env && *env;
-    pl->path = named ? env : TL_PETSC_LIBRARY;
     /* PETSc's own libraries resolve against the MPI trilap-solve is
      * linked with (the same libmpi, already loaded and initialised) */
-    pl->handle = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    const tl_dl_lib lib = tl_dl_open(TL_PETSC_LIB_ENV, TL_PETSC_LIBRARY);
+    const int named = lib.named;
+    pl->path = lib.path;
+    pl->handle = lib.handle;
     if (!pl->handle) {
-        const char *why = dlerror();
         if (named)
             return TL_FAIL(TL_ERR_UNSUPPORTED, "--backend petsc: cannot load PETSc's library %s (%s), named by "
-                           TL_PETSC_LIB_ENV, pl->path, why ? why : "no reason given");
+                           TL_PETSC_LIB_ENV, pl->path, lib.why);
         return TL_FAIL(TL_ERR_UNSUPPORTED,
                        "--backend petsc: cannot load PETSc's library %s (%s): trilap-solve was built with PETSc %s "
                        "there; install it again, or name its library in " TL_PETSC_LIB_ENV,
-                       pl->path, why ? why : "no reason given", TL_PETSC_HEADERS);
+                       pl->path, lib.why, TL_PETSC_HEADERS);
     }
     const char *missing = tl_dl_fill(pl->handle, pl, symbols, sizeof symbols / sizeof symbols[0]);
     if (missing) {

@@ -26,6 +26,7 @@
 
 #include <petscksp.h>
 
+#include "runtime/dl.h"
 #include "runtime/error.h"
 
 /* Every PETSc symbol trilap calls or reads, the version check's first (a
@@ -83,16 +84,13 @@
     X(KSPDestroy)
 
 /* A member a pointer to each symbol, of its declared type and by its
- * name: pl->KSPSolve(ksp, b, x), *pl->PETSC_COMM_WORLD. __typeof__ reads
- * the header's declaration without referring to the symbol, so nothing
- * of PETSc is linked. */
-#define TL_PETSC_MEMBER(name) __typeof__(name) *name;
+ * name (TL_DL_MEMBER: nothing of PETSc is linked): pl->KSPSolve(ksp, b,
+ * x), *pl->PETSC_COMM_WORLD. */
 typedef struct tl_petsc_lib {
     void *handle;     /* dlopen's, NULL when not loaded */
     const char *path; /* the file loaded (getenv's string or config.h's) */
-    TL_PETSC_SYMBOLS(TL_PETSC_MEMBER)
+    TL_PETSC_SYMBOLS(TL_DL_MEMBER)
 } tl_petsc_lib;
-#undef TL_PETSC_MEMBER
 
 /* Loads the library (again: a loaded one is the same handle, its table
  * filled anew) and checks its version. A failure is one line naming the
