@@ -355,6 +355,10 @@ typedef struct tl_an_oplabel {
  * key alone): "nccl:all_reduce 8.2 MB on process group 0 (...)", the size
  * after the key's first word. */
 void tl_an_op_label(const char *key, int64_t bytes, char *out, size_t n);
+/* What stands between an operation and its process group in a key and its
+ * label (the Kineto reader writes it, tl_kt_comm_key; diagnose reads the
+ * group back out of a label). */
+#define TL_AN_ON_PG " on process group "
 
 /* A host "iter" range: its start, its number as traced and its number
  * over the window (iters.c) */

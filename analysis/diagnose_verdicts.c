@@ -92,10 +92,9 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
  * where it names none. */
 static const char *example_pg(const diag_state *s, const rank_diag *d, int k)
 {
-    static const char on[] = " on process group ";
     if (d->ex_label[k] < 0 || !d->acc[d->ex_label[k]].named) return NULL;
-    const char *p = strstr(tl_an_names_get(s->names, d->acc[d->ex_label[k]].label), on);
-    return p ? p + sizeof on - 1 : NULL;
+    const char *p = strstr(tl_an_names_get(s->names, d->acc[d->ex_label[k]].label), TL_AN_ON_PG);
+    return p ? p + sizeof TL_AN_ON_PG - 1 : NULL;
 }
 
 /* Where the trace names two process groups, two communicators: NCCL does

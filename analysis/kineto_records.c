@@ -221,7 +221,7 @@ void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
     char op[96];
     if (c->src >= 0) snprintf(op, sizeof op, "nccl:p2p %d->%d", c->src, c->dst);
     else snprintf(op, sizeof op, "nccl:%s", c->op);
-    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "%s on process group %s", op, c->pg);
+    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "%s" TL_AN_ON_PG "%s", op, c->pg);
     else snprintf(out, n, "%s (process group not in the trace)", op);
     tl_trace_utf8_cut(out);
 }

@@ -84,29 +84,26 @@ static void window_cut(tl_an_meta *meta, int64_t lstart)
 
 
 /* The peers.<i> lines a Kineto trace's reader makes of its sends and recvs
- * (tl_kt_emit), read as a trace file's are; it hands its rank and nranks
- * over first, as it writes them on import. */
+ * (tl_kt_emit), read as a trace file's are, against the rank and nranks
+ * it set in meta before it hands over any metadata line. */
 typedef struct kineto_peers {
     const char *path;
     tl_an_names *names;
     tl_an_peers *peers;
-    int self, nranks;
+    const tl_an_meta *meta;
 } kineto_peers;
 
 static tl_status kineto_peer_line(void *user, const char *key, const char *value)
 {
-    kineto_peers *k = user;
-    if (!strcmp(key, "rank")) k->self = atoi(value);
-    else if (!strcmp(key, "nranks")) k->nranks = atoi(value);
-    else if (!strncmp(key, TL_TRACE_PEERS_KEY, strlen(TL_TRACE_PEERS_KEY)))
-        return tl_an_peers_add(k->peers, k->path, key, value, k->self, k->nranks, k->names);
-    return TL_OK;
+    const kineto_peers *k = user;
+    if (strncmp(key, TL_TRACE_PEERS_KEY, strlen(TL_TRACE_PEERS_KEY)) != 0) return TL_OK;
+    return tl_an_peers_add(k->peers, k->path, key, value, k->meta->rank, k->meta->nranks, k->names);
 }
 
 static tl_status scan_kineto(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta,
                              tl_an_names *names, tl_an_peers *peers)
 {
-    kineto_peers kp = {.path = path, .names = names, .peers = peers};
+    kineto_peers kp = {.path = path, .names = names, .peers = peers, .meta = meta};
     return scan_foreign(path, NULL, 0, NULL, flags, cb, user, meta, peers ? kineto_peer_line : NULL, &kp);
 }
 
