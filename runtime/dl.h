@@ -43,9 +43,8 @@ typedef struct tl_dl_lib {
 /* Opens the library the variable `env` names where it is set and not empty
  * (env NULL: none names one), else `fallback`, RTLD_NOW | RTLD_LOCAL |
  * RTLD_NODELETE: a loader forgets its table, never the library, whose
- * code (cuSPARSE's kernels registered with the CUDA runtime, PETSc's MPI
- * attributes, SimGrid's actors) may be reached after that. Each loader
- * says a failure in its own words. */
+ * code (PETSc's MPI attributes, SimGrid's actors) may be reached after
+ * that. Each loader says a failure in its own words. */
 tl_dl_lib tl_dl_open(const char *env, const char *fallback);
 
 #endif

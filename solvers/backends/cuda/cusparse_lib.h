@@ -26,7 +26,6 @@
 #define DISABLE_CUSPARSE_DEPRECATED 1
 #include <cusparse.h>
 
-#include "runtime/dl.h"
 #include "runtime/error.h"
 
 /* Every cuSPARSE function trilap calls, the version check's first. */
@@ -46,11 +45,14 @@
     X(cusparseSpMV)
 
 /* A member a pointer to each function, of its declared type and by its
- * name (TL_DL_MEMBER: nothing of cuSPARSE is linked): cl->cusparseSpMV(...). */
+ * name: cl->cusparseSpMV(...). __typeof__ reads the header's declaration
+ * without referring to the symbol, so nothing of cuSPARSE is linked. */
+#define TL_CUSPARSE_MEMBER(name) __typeof__(name) *name;
 typedef struct tl_cusparse_lib {
     void *handle; /* dlopen's, NULL when not loaded */
-    TL_CUSPARSE_SYMBOLS(TL_DL_MEMBER)
+    TL_CUSPARSE_SYMBOLS(TL_CUSPARSE_MEMBER)
 } tl_cusparse_lib;
+#undef TL_CUSPARSE_MEMBER
 
 /* Loads the library and checks its major version. A failure is one line
  * naming the library and the reason (dlerror's, the function it lacks, or
