@@ -129,7 +129,12 @@ typedef struct tl_kt_comm {
     int64_t nelems;   /* -1 without */
     int64_t bytes;    /* the message, -1 without (nccl:*'s tensors, else record_param_comms') */
     int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
-    int src, dst;     /* a send or recv whose other end the trace names: its global ranks; -1 else */
+    /* A send or recv, or a batch of them with one other rank, whose other
+     * end the trace names: that rank (global) and the channels, "0->1",
+     * "0->1, 1->0", "0->1 x2" (source->destination in order, each with its
+     * count past one); -1 and "" else */
+    int peer;
+    char chan[64];
 } tl_kt_comm;
 /* The communication ops of a trace indexed for tl_kt_comm_of (built once
  * per trace; free with tl_kt_comm_index_free). */
@@ -149,7 +154,9 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
  * at both ends, "nccl:p2p 0->1 on process group ...": NCCL delivers one
  * channel's messages in order, so the k-th of it on the sender is the k-th
  * on the receiver, while the k-th send of one rank and of another are
- * unrelated (tl_kt_emit names each rank's peers of it). */
+ * unrelated (tl_kt_emit names each rank's peers of it). A batch with one
+ * other rank is its channels, "nccl:p2p 0->1, 1->0 on ...", the text its
+ * other end's batch has. */
 void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n);
 /* The global rank of member `local` of a "Process Group Ranks" list
  * ("[0, 2, 4]"), -1 where the list does not hold it (shorter, cut, not a

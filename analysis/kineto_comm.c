@@ -219,7 +219,7 @@ static tl_status rank_rows(const tl_kt_trace *t, tl_an_meta *m, cstate *cs, rank
         snprintf(r->pg, sizeof r->pg, "%s", cs->nsys ? "-" : cm.pg);
         char key[256];
         if (known) {
-            if (cm.src >= 0) snprintf(r->op, sizeof r->op, "%.40s %d->%d", cm.op, cm.src, cm.dst);
+            if (cm.peer >= 0) snprintf(r->op, sizeof r->op, "%.20s %.42s", cm.op, cm.chan);
             else snprintf(r->op, sizeof r->op, "%s", cm.op);
             tl_kt_comm_key(&cm, key, sizeof key);
         } else {

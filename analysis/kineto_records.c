@@ -149,7 +149,6 @@ static void rpc_take(rpc_walk *w, const tl_kt_op *o, size_t k)
  * (else the name is not this rank's: no ends). */
 static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk *rpc, tl_kt_comm *out)
 {
-    out->src = out->dst = -1;
     int send = !strcmp(out->op, "send");
     if (!out->p2p || (!send && strcmp(out->op, "recv") != 0) || t->rank < 0 || t->world <= 0) return;
     int peer = rpc->coll && rpc->coll->peer >= 0 ? rpc->coll->peer : -1;
@@ -159,15 +158,58 @@ static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk 
         if (tl_kt_group_rank(list, nccl->self_local) == t->rank) peer = tl_kt_group_rank(list, nccl->peer_local);
     }
     if (peer < 0 || peer >= t->world || peer == t->rank) return;
-    out->src = send ? t->rank : peer;
-    out->dst = send ? peer : t->rank;
+    out->peer = peer;
+    snprintf(out->chan, sizeof out->chan, "%d->%d", send ? t->rank : peer, send ? peer : t->rank);
+}
+
+/* The ends of a batch (batch_isend_irecv; a pipeline's schedule batches
+ * each stage's sends and recvs with one neighbour): ProcessGroupNCCL makes
+ * no nccl:send op for a send inside the group, but its record_param_comms,
+ * naming the other end (Dst Rank / Src Rank), and launches the group's
+ * kernel under nccl:coalesced. So the batch is the record_param_comms of
+ * sends and recvs the thread made since its previous nccl:* op or other
+ * collective (ix place `at`: the nccl:coalesced op), taken where each
+ * names its other end and all name the same one; a batch with two other
+ * ranks, or an end unsaid, keeps no ends (paired across every rank, as
+ * before). */
+static void batch_ends(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t at, tl_kt_comm *out)
+{
+    if (!out->p2p || strcmp(out->op, "coalesced") != 0 || t->rank < 0 || t->world <= 0) return;
+    int peer = -1, sends = 0, recvs = 0, one = 1;
+    int64_t bytes = 0;
+    const tl_kt_op *pg = NULL;
+    for (size_t p = at; p-- > 0;) {
+        const tl_kt_op *o = &t->ops[ix->at[p]];
+        if (o->tid != t->ops[ix->at[at]].tid || !strncmp(tl_an_names_get(t->names, o->name), "nccl:", 5)) break;
+        const char *coll = o->coll ? tl_an_names_get(t->names, o->coll) : "";
+        int send = !strcmp(coll, "send");
+        if (!send && strcmp(coll, "recv") != 0) break;
+        if (!pg && o->pg) pg = o;
+        one = one && o->peer >= 0 && o->peer < t->world && o->peer != t->rank && (peer < 0 || o->peer == peer);
+        peer = o->peer;
+        sends += send;
+        recvs += !send;
+        bytes = bytes >= 0 && o->bytes >= 0 ? bytes + o->bytes : -1;
+    }
+    /* the group is the batch's even where its ends are not one rank */
+    if (pg && !strcmp(out->pg, "?")) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, pg->pg));
+    if (peer < 0 || !one) return;
+    char first[24] = "", second[24] = "";
+    int lo_sends = t->rank < peer; /* the channel from the lower rank first: the same text at both ends */
+    int n1 = lo_sends ? sends : recvs, n2 = lo_sends ? recvs : sends;
+    int lo = t->rank < peer ? t->rank : peer, hi = t->rank < peer ? peer : t->rank;
+    if (n1) snprintf(first, sizeof first, n1 > 1 ? "%d->%d x%d" : "%d->%d", lo, hi, n1);
+    if (n2) snprintf(second, sizeof second, n2 > 1 ? "%d->%d x%d" : "%d->%d", hi, lo, n2);
+    snprintf(out->chan, sizeof out->chan, "%s%s%s", first, n1 && n2 ? ", " : "", second);
+    out->peer = peer;
+    if (bytes >= 0) out->bytes = bytes;
 }
 
 int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl_kt_comm *out)
 {
     memset(out, 0, sizeof *out);
     out->nelems = out->bytes = -1;
-    out->src = out->dst = -1;
+    out->peer = -1;
     snprintf(out->pg, sizeof out->pg, "?");
     const tl_kt_crow *ln = tl_kt_launch_of(t, t->s[i].corr);
     if (!ln) return 0;
@@ -181,6 +223,7 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
         else hi = mid;
     }
     const tl_kt_op *nccl = NULL; /* the innermost nccl:* op: the latest start, the trace's first among equals */
+    size_t nccl_at = 0;          /* its place in ix */
     rpc_walk rpc = {.min_k = SIZE_MAX};
     for (size_t p = lo; p-- > 0;) {
         const tl_kt_op *o = &t->ops[ix->at[p]];
@@ -188,7 +231,7 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
         if (x > o->ts_us + o->dur_us) continue;
         const char *name = tl_an_names_get(t->names, o->name);
         if (!strncmp(name, "nccl:", 5)) {
-            if (!nccl || o->ts_us == nccl->ts_us) nccl = o;
+            if (!nccl || o->ts_us == nccl->ts_us) nccl = o, nccl_at = p;
         } else {
             rpc_take(&rpc, o, ix->at[p]);
         }
@@ -211,6 +254,7 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
                (!strcmp(out->op, "coalesced") &&
                 tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_P2P);
     p2p_ends(t, nccl, &rpc, out);
+    if (nccl) batch_ends(t, ix, nccl_at, out);
     tl_trace_utf8_cut(out->op);
     tl_trace_utf8_cut(out->pg);
     return 1;
@@ -219,7 +263,7 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
 void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
     char op[96];
-    if (c->src >= 0) snprintf(op, sizeof op, "nccl:p2p %d->%d", c->src, c->dst);
+    if (c->peer >= 0) snprintf(op, sizeof op, "nccl:p2p %s", c->chan);
     else snprintf(op, sizeof op, "nccl:%s", c->op);
     if (strcmp(c->pg, "?") != 0) snprintf(out, n, "%s" TL_AN_ON_PG "%s", op, c->pg);
     else snprintf(out, n, "%s (process group not in the trace)", op);
@@ -487,7 +531,7 @@ static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, t
         /* the kernels the records ask of (tl_kt_emit): any NCCL kernel, whose name only hints at what it serves */
         if (t->s[i].kind != TL_KT_KERNEL ||
             tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_NONE ||
-            !tl_kt_comm_of(t, cix, i, &cm) || cm.src < 0)
+            !tl_kt_comm_of(t, cix, i, &cm) || cm.peer < 0)
             continue;
         char key[256], line[32], value[300];
         uint32_t id;
@@ -496,7 +540,7 @@ static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, t
         TL_TRYGOTO(tl_an_names_intern(seen, key, &id), st, fail);
         if (tl_an_names_count(seen) == before) continue;
         snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", before - base);
-        snprintf(value, sizeof value, "%d %s", cm.src == t->rank ? cm.dst : cm.src, key);
+        snprintf(value, sizeof value, "%d %s", cm.peer, key);
         TL_TRYGOTO(mfn(user, line, value), st, fail);
     }
 fail:

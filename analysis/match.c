@@ -153,9 +153,8 @@ const char *tl_an_ops_pairing_say(const tl_an_ops *o, const tl_an_names *names, 
     if (len < n)
         snprintf(buf + len, n - len,
                  "%s) were paired across every rank: the trace does not name each rank's peers (no peers.N metadata: "
-                 "a trace written before it, Nsight Systems, a Kineto trace whose sends and recvs name no other end), "
-                 "so a rank's waiting may count ranks it does not "
-                 "exchange with",
+                 "a trace written before it, Nsight Systems, a Kineto trace whose sends and recvs name no other end or "
+                 "whose batch names two), so a rank's waiting may count ranks it does not exchange with",
                  o->p2p_all > room ? ", ..." : "");
     return buf;
 }

@@ -20,7 +20,11 @@ typedef enum ends_style {
     ENDS_GLOBAL,   /* record_param_comms' Dst Rank / Src Rank, the op named "nccl:send" */
     ENDS_UNSAID,   /* "nccl:send" and no ranks: the ends are not in the trace */
     ENDS_NOT_MINE, /* "nccl:send 1->0" on stage 0: A is not this rank in the group */
-    ENDS_BATCHED   /* batch_isend_irecv: the kernel launched under nccl:coalesced */
+    ENDS_BATCHED,  /* batch_isend_irecv: the kernel launched under nccl:coalesced, no record_param_comms */
+    ENDS_BATCH_SAID, /* the same, each send and recv's record_param_comms before it naming its other end;
+                        stage 0 also receives from stage 1 (1F1B's send_forward_recv_backward) */
+    ENDS_BATCH_TWO,  /* a batch whose sends go to two other ranks */
+    ENDS_STYLES
 } ends_style;
 
 typedef struct text {
@@ -66,6 +70,17 @@ static void nccl_kernel(text *t, int rank, long c, double launch, double start, 
             launch - 1, rpc_args);
 }
 
+/* The record_param_comms ProcessGroupNCCL makes of a send or recv inside
+ * a batch (no nccl:send op), at `ts` us on the launching thread. */
+static void batch_rpc(text *t, double ts, const char *coll, const char *end_key, int end, int group)
+{
+    put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
+           "\"ts\": %.1f, \"dur\": 3, \"args\": {\"Collective name\": \"%s\", \"Process Group Name\": \"%d\", "
+           "\"Process Group Description\": \"pp\", \"Process Group Ranks\": \"[%d, %d]\", \"In msg nelems\": 1024, "
+           "\"dtype\": \"Float\", \"%s\": %d}}",
+        ts, coll, group, group - 1, group + 1, end_key, end);
+}
+
 /* Rank r of four: pipelines {0, 2} (process group 1) and {1, 3} (group 2),
  * stage 0 sending to stage 1 once per ProfilerStep; rank 2 reaches its
  * recv 30 us after rank 0's send starts, the others together; then an
@@ -98,9 +113,14 @@ static void write_rank(const char *dir, int r, ends_style style)
                          dir_name, group, r % 2, r % 2 + 2);
         if (style == ENDS_GLOBAL)
             snprintf(rpc + w, sizeof rpc - (size_t)w, ", \"%s\": %d", stage ? "Src Rank" : "Dst Rank", peer);
+        if (style == ENDS_BATCH_SAID || style == ENDS_BATCH_TWO) {
+            snprintf(op, sizeof op, "nccl:coalesced");
+            batch_rpc(&t, t0 + 80 + late, "send", "Dst Rank", style == ENDS_BATCH_SAID ? peer : (r + 1) % 4, group);
+            batch_rpc(&t, t0 + 90 + late, style == ENDS_BATCH_SAID ? "recv" : "send",
+                      style == ENDS_BATCH_SAID ? "Src Rank" : "Dst Rank", peer, group);
+        }
         nccl_kernel(&t, r, 100 + i * 10, t0 + 100 + late, t0 + 110 + late, t0 + 200,
-                    "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", op,
-                    style == ENDS_BATCHED ? NULL : rpc);
+                    "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", op, style >= ENDS_BATCHED ? NULL : rpc);
         nccl_kernel(&t, r, 101 + i * 10, t0 + 290, t0 + 300, t0 + 400,
                     "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "nccl:all_reduce",
                     "\"Collective name\": \"allreduce\", \"Process Group Name\": \"0\", \"Process Group "
@@ -116,7 +136,7 @@ static void write_rank(const char *dir, int r, ends_style style)
 
 static const char *pipelines(ends_style style)
 {
-    static char dir[5][1024];
+    static char dir[ENDS_STYLES][1024];
     snprintf(dir[style], sizeof dir[style], "%s/pipe%d", tl_test_tmpdir(), (int)style);
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir[style]), 0);
     for (int r = 0; r < 4; r++) write_rank(dir[style], r, style);
@@ -146,10 +166,9 @@ static char *analyze(const char *args, const char *dir)
  * it sends to; rank 1's sends to rank 3 wait for nobody. Before, the sends
  * of each pipeline were keys of one rank each ("nccl:send 0->1 on process
  * group 1 ..."), left unmatched: no waiting at all. */
-static void pipeline_waits(const char *dir)
+static void pipeline_waits_on(const char *dir, const char *const chan[4], const char *label)
 {
     char *o = analyze("overlap", dir);
-    static const char *const chan[4] = {"nccl:p2p 0->2 ", "nccl:p2p 1->3 ", "nccl:p2p 0->2 ", "nccl:p2p 1->3 "};
     static const double want[4] = {90.0, 0.0, 0.0, 0.0};
     for (int r = 0; r < 4; r++) {
         long m = -1;
@@ -163,12 +182,18 @@ static void pipeline_waits(const char *dir)
      * group: no shared communicator serialises them (the rule said one
      * did, of any two that never overlap) */
     o = analyze("diagnose --wait-share 1", dir);
-    TL_ASSERT_MSG(strstr(o, "nccl:p2p 4.1 kB 0->2 on process group 1 (pp, ranks 0,2)") &&
+    TL_ASSERT_MSG(strstr(o, label) &&
                       strstr(o, "n/a [serialised-communicators]: does not apply: ranks 0, 1, 2, 3 are issuing p2p and "
                                 "collective kernels that never overlap on two process groups") &&
                       !strstr(o, "[serialised-communicators]: P2P"),
                   "%s", o);
     free(o);
+}
+
+static void pipeline_waits(const char *dir)
+{
+    static const char *const chan[4] = {"nccl:p2p 0->2 ", "nccl:p2p 1->3 ", "nccl:p2p 0->2 ", "nccl:p2p 1->3 "};
+    pipeline_waits_on(dir, chan, "nccl:p2p 4.1 kB 0->2 on process group 1 (pp, ranks 0,2)");
 }
 
 TL_TEST(send_recv_paired_by_group_ranks_in_names)
@@ -220,7 +245,7 @@ TL_TEST(send_recv_without_ends_noted)
         TL_ASSERT_MSG(strstr(o, "# note: point-to-point operations (nccl:send on process group 1 (pp, ranks 0,2)) were "
                                 "paired across every rank: the trace does not name each rank's peers (no peers.N "
                                 "metadata: a trace written before it, Nsight Systems, a Kineto trace whose sends and "
-                                "recvs name no other end)") &&
+                                "recvs name no other end or whose batch names two)") &&
                           !strstr(o, "nccl:p2p"),
                       "%s", o);
         free(o);
@@ -239,6 +264,46 @@ TL_TEST(batched_send_recv_is_p2p)
                  r == 2 ? "6.2" : "9.3");
         TL_ASSERT_MSG(strstr(o, want), "'%s' not in\n%s", want, o);
     }
+    free(o);
+}
+
+/* A batch with one other rank (1F1B's send_forward_recv_backward against
+ * send_backward_recv_forward) is paired with that rank's batch by its
+ * channels, read from the record_param_comms of its sends and recvs
+ * (ProcessGroupNCCL makes no nccl:send op inside a batch): rank 0 waits
+ * 30 us at each for rank 2. Before, every batch was one operation,
+ * nccl:coalesced, paired across all four ranks. */
+TL_TEST(batch_paired_with_its_other_end)
+{
+    const char *dir = pipelines(ENDS_BATCH_SAID);
+    static const char *const chan[4] = {"nccl:p2p 0->2, 2->0 ", "nccl:p2p 1->3, 3->1 ", "nccl:p2p 0->2, 2->0 ",
+                                        "nccl:p2p 1->3, 3->1 "};
+    pipeline_waits_on(dir, chan, "nccl:p2p 8.2 kB 0->2, 2->0 on process group 1 (pp, ranks 0,2)");
+    char *o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    TL_ASSERT_MSG(m && strstr(m, "     2 \"coalesced 0->2, 2->0\" \"1 (pp, ranks 0,2)\"           0     2     30.0 "
+                                 "30.0         2"),
+                  "%s", o);
+    free(o);
+    char out[1100], p[1200];
+    snprintf(out, sizeof out, "%s/imported-batch", tl_test_tmpdir());
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), dir, out), 0);
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", out);
+    char *f = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(f, "\n# peers.0=2 nccl:p2p 0->2, 2->0 on process group 1 (pp, ranks 0,2)\n"), "%.1500s", f);
+    free(f);
+}
+
+/* A batch whose sends go to two other ranks names no one other end: it
+ * stays one operation paired across every rank, with the note. */
+TL_TEST(batch_with_two_other_ranks_noted)
+{
+    char *o = analyze("overlap", pipelines(ENDS_BATCH_TWO));
+    TL_ASSERT_MSG(strstr(o, "# note: point-to-point operations (nccl:coalesced on process group 1 (pp, ranks 0,2)) "
+                            "were paired across every rank") &&
+                      strstr(o, "name no other end or whose batch names two)") &&
+                      !strstr(o, "nccl:p2p"),
+                  "%s", o);
     free(o);
 }
 
@@ -271,4 +336,4 @@ TL_TEST(bad_dst_rank_refused)
 
 TL_TEST_MAIN(send_recv_paired_by_group_ranks_in_names, send_recv_paired_by_dst_and_src_rank,
              import_writes_the_channels_peers, send_recv_without_ends_noted, batched_send_recv_is_p2p,
-             bad_dst_rank_refused)
+             batch_paired_with_its_other_end, batch_with_two_other_ranks_noted, bad_dst_rank_refused)

@@ -43,7 +43,7 @@ static double waiting(const char *o, int rank, const char *name, long *matched)
 static const char *const pairing_note =
     "# note: point-to-point operations (p2p:halo_wait) were paired across every rank: the trace does not name "
     "each rank's peers (no peers.N metadata: a trace written before it, Nsight Systems, a Kineto trace whose sends "
-    "and recvs name no other end), so a rank's "
+    "and recvs name no other end or whose batch names two), so a rank's "
     "waiting may count ranks it does not exchange with\n";
 
 /* Four ranks in a row (rank r's neighbours r - 1 and r + 1), rank 3 late
