@@ -2,6 +2,7 @@
 #include "runtime/hostmem.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,21 +76,28 @@ tl_status tl_env_bytes(const char *name, double *bytes, int *set)
     return TL_OK;
 }
 
-tl_status tl_hostmem_available(double *bytes)
+tl_status tl_hostmem_rooms(double *host, double *process)
 {
     int set;
-    TL_TRY(tl_env_bytes("TRILAP_TEST_HOST_MEM", bytes, &set));
+    *process = INFINITY;
+    TL_TRY(tl_env_bytes("TRILAP_TEST_HOST_MEM", host, &set));
     if (set) return TL_OK;
-    double avail = 0;
-    if (!meminfo_available(&avail)) {
+    if (!meminfo_available(host)) {
         long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
         TL_CHECK(pages > 0 && psize > 0, TL_ERR_SYS,
                  "cannot tell the available memory (no /proc/meminfo, sysconf failed)");
-        avail = (double)pages * (double)psize;
+        *host = (double)pages * (double)psize;
     }
     double room;
-    if (address_space_room(&room) && room < avail) avail = room;
-    *bytes = avail;
+    if (address_space_room(&room)) *process = room;
+    return TL_OK;
+}
+
+tl_status tl_hostmem_available(double *bytes)
+{
+    double host, process;
+    TL_TRY(tl_hostmem_rooms(&host, &process));
+    *bytes = process < host ? process : host;
     return TL_OK;
 }
 

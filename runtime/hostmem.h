@@ -18,6 +18,13 @@
  * play a small machine. */
 tl_status tl_hostmem_available(double *bytes);
 
+/* The same in its two parts: `host`, what the machine has available
+ * (MemAvailable, or TRILAP_TEST_HOST_MEM), which every process on it
+ * shares, and `process`, what RLIMIT_AS leaves this process, its own
+ * (INFINITY where no limit is set, or TRILAP_TEST_HOST_MEM is).
+ * tl_hostmem_available is the lesser. */
+tl_status tl_hostmem_rooms(double *host, double *process);
+
 /* TL_ERR_NOMEM when `need` bytes exceed what is available:
  * "<what> needs 31.9 GiB of host memory; 21.7 GiB is available". */
 tl_status tl_hostmem_check(const char *what, double need);

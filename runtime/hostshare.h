@@ -7,7 +7,11 @@
  * lets each through against the whole pool; this gathers every rank's
  * need and room once, so the check adds them up per pool and one rank
  * speaks for it. The FDTD's host check (stencil/memneed.c) and the GPU
- * memory check (runtime/gpumem.c) ask here. */
+ * memory check (runtime/gpumem.c) ask here. A process's address-space
+ * limit (ulimit -v) is its own, shared by its thread ranks alone, so
+ * each rank also gives its own room, which its process's ranks are held
+ * to (before, every MPI rank of a host was held to the first rank's
+ * limit). */
 #ifndef TL_HOSTSHARE_H
 #define TL_HOSTSHARE_H
 
@@ -22,8 +26,10 @@ typedef enum {
 typedef struct tl_hostshare_rank {
     char host[64];
     int device;
+    long pid;        /* its process: thread ranks share one */
     double need, room;
-    int first; /* the first (lowest) rank of its pool: the one that speaks for it */
+    double own_room; /* what its process's address-space limit leaves (INFINITY: none) */
+    int first;       /* the first (lowest) rank of its pool: the one that speaks for it */
 } tl_hostshare_rank;
 
 typedef struct tl_hostshare {
@@ -47,11 +53,24 @@ typedef struct tl_hostshare_pool {
  * rank: a table of it alone, nothing gathered. */
 tl_status tl_hostshare_gather(tl_ctx *ctx, tl_status st, tl_hostshare_by by, double need, double room,
                               tl_hostshare *out);
+/* The same, with this rank's process's own room (tl_hostmem_rooms). */
+tl_status tl_hostshare_gather_rooms(tl_ctx *ctx, tl_status st, tl_hostshare_by by, double need, double room,
+                                    double own_room, tl_hostshare *out);
 /* The pool of rank r. */
 tl_hostshare_pool tl_hostshare_pool_of(const tl_hostshare *s, int r);
 /* The first pool, by its first rank at `from` or after, whose ranks need
  * more together than its room: its first rank, or -1 when none. */
 int tl_hostshare_next_short(const tl_hostshare *s, int from);
+/* Whether ranks a and b run on one host (by its name). */
+int tl_hostshare_same_host(const tl_hostshare *s, int a, int b);
+/* Whether ranks a and b run in one process (one host, one pid). */
+int tl_hostshare_same_process(const tl_hostshare *s, int a, int b);
+/* The ranks of rank r's process against its own room (first: its lowest
+ * rank). */
+tl_hostshare_pool tl_hostshare_process_of(const tl_hostshare *s, int r);
+/* The first process, by its lowest rank at `from` or after, whose ranks
+ * need more together than its own room: that rank, or -1 when none. */
+int tl_hostshare_next_short_process(const tl_hostshare *s, int from);
 /* Frees the table (a zeroed one too). */
 void tl_hostshare_free(tl_hostshare *s);
 

@@ -69,13 +69,15 @@ static tl_status layout_of(const tl_fdtd_config *c, tl_fdtd *lay)
 }
 
 /* The largest extent along each axis of the subdomains of the ranks in
- * the pool of rank `first` (`same`: all alike). */
-static void pool_extents(const tl_fdtd *lay, const tl_hostshare *share, int first, int64_t big[3], int *same)
+ * the pool of rank `first` (its process's alone: `process`; `same`: all
+ * alike). */
+static void pool_extents(const tl_fdtd *lay, const tl_hostshare *share, int first, int process, int64_t big[3],
+                         int *same)
 {
     *same = 1;
     for (int d = 0; d < 3; d++) big[d] = 0;
     for (int r = first; r < share->size; r++) {
-        if (share->rank[r].first != first) continue;
+        if (process ? !tl_hostshare_same_process(share, first, r) : share->rank[r].first != first) continue;
         for (int d = 0; d < 3; d++) {
             *same = *same && lay->sub[r].n[d] == lay->sub[first].n[d];
             if (lay->sub[r].n[d] > big[d]) big[d] = lay->sub[r].n[d];
@@ -84,32 +86,37 @@ static void pool_extents(const tl_fdtd *lay, const tl_hostshare *share, int firs
 }
 
 /* The verdict, the same on every rank from the same gather: the first
- * host (by its first rank) short of memory, said by rank 0 alone. */
+ * host (by its first rank) short of memory, else the first process short
+ * of its own address-space room, said by rank 0 alone. */
 static tl_status judge_hosts(tl_ctx *ctx, const tl_fdtd *lay, const tl_hostshare *share)
 {
-    int first = tl_hostshare_next_short(share, 0);
+    int first = tl_hostshare_next_short(share, 0), process = first < 0;
+    if (process) first = tl_hostshare_next_short_process(share, 0);
     if (first < 0) return TL_OK;
     if (ctx->rank != 0) return TL_ERR_REMOTE; /* rank 0 says it */
-    tl_hostshare_pool pool = tl_hostshare_pool_of(share, first);
+    tl_hostshare_pool pool = process ? tl_hostshare_process_of(share, first) : tl_hostshare_pool_of(share, first);
     int64_t n[3];
     int same;
-    pool_extents(lay, share, first, n, &same);
-    char what[256], where[96], a[32], b[32];
-    if (first == 0) snprintf(where, sizeof where, "this host");
-    else snprintf(where, sizeof where, "host %s", share->rank[first].host);
+    pool_extents(lay, share, first, process, n, &same);
+    char what[256], where[128], a[32], b[32];
+    int whole_host = !process || pool.nranks == tl_hostshare_pool_of(share, first).nranks;
+    int len = whole_host ? 0 : snprintf(where, sizeof where, "process %ld on ", share->rank[first].pid);
+    if (tl_hostshare_same_host(share, 0, first)) snprintf(where + len, sizeof where - (size_t)len, "this host");
+    else snprintf(where + len, sizeof where - (size_t)len, "host %s", share->rank[first].host);
     return TL_FAIL(TL_ERR_NOMEM,
-                   "%s needs %s of host memory for the %d rank%s on %s (%s%lldx%lldx%lld points each); "
-                   "%s is available",
+                   "%s needs %s of host memory for the %d rank%s %s %s (%s%lldx%lldx%lld points each); "
+                   "%s is available%s",
                    tl_fdtd_run_label(lay, what, sizeof what), tl_bytes_str(pool.need, a, sizeof a), pool.nranks,
-                   pool.nranks == 1 ? "" : "s", where, same ? "" : "up to ", (long long)n[0], (long long)n[1],
-                   (long long)n[2], tl_bytes_str(pool.room, b, sizeof b));
+                   pool.nranks == 1 ? "" : "s", whole_host ? "on" : "of", where, same ? "" : "up to ",
+                   (long long)n[0], (long long)n[1], (long long)n[2], tl_bytes_str(pool.room, b, sizeof b),
+                   process ? " under its address-space limit (ulimit -v)" : "");
 }
 
 tl_status tl_fdtd_check_host_memory_ranks(const tl_fdtd_config *c, tl_ctx *ctx)
 {
     if (c->backend != TL_FDTD_BACKEND_CPU) return TL_OK; /* the GPUs' share: checked at set-up */
     tl_fdtd lay;
-    double need = 0, avail = 0;
+    double need = 0, avail = 0, own = 0;
     tl_status st = layout_of(c, &lay);
     if (st == TL_OK && lay.nsub != ctx->size) { /* refused before this (fdtd_main.c: ranks_usage) */
         tl_fdtd_grid_free(&lay);
@@ -117,10 +124,10 @@ tl_status tl_fdtd_check_host_memory_ranks(const tl_fdtd_config *c, tl_ctx *ctx)
     }
     if (st == TL_OK) {
         need = tl_fdtd_sub_bytes(&lay, ctx->rank); /* one subdomain a rank, subdomain = rank */
-        st = tl_hostmem_available(&avail);
+        st = tl_hostmem_rooms(&avail, &own);
     }
     tl_hostshare share;
-    st = tl_hostshare_gather(ctx, st, TL_HOSTSHARE_HOST, need, avail, &share);
+    st = tl_hostshare_gather_rooms(ctx, st, TL_HOSTSHARE_HOST, need, avail, own, &share);
     if (st == TL_OK) st = judge_hosts(ctx, &lay, &share);
     tl_hostshare_free(&share);
     tl_fdtd_grid_free(&lay);

@@ -96,8 +96,8 @@ TL_TEST(detect_from_environment)
  * thread ranks on two "devices" (rank % 2) of one host, each needing
  * rank + 1 and measuring a room of 100 (rank 1: 5). */
 typedef struct pools_seen {
-    tl_hostshare_pool by_device[4], by_host[4];
-    int next_short[4], next_short_after[4];
+    tl_hostshare_pool by_device[4], by_host[4], by_process[4];
+    int next_short[4], next_short_after[4], process_short[4], host_short[4];
     tl_status failed[4];
 } pools_seen;
 
@@ -114,6 +114,13 @@ static tl_status record_pools(tl_ctx *ctx, void *arg)
     tl_hostshare_free(&share);
     TL_TRY(tl_hostshare_gather(ctx, TL_OK, TL_HOSTSHARE_HOST, r + 1, r == 1 ? 5 : 100, &share));
     s->by_host[r] = tl_hostshare_pool_of(&share, r);
+    tl_hostshare_free(&share);
+    /* the process's own room (its address-space limit): rank 0's 8 speaks
+     * for the four thread ranks of its process, which need 10 */
+    TL_TRY(tl_hostshare_gather_rooms(ctx, TL_OK, TL_HOSTSHARE_HOST, r + 1, 100, r == 0 ? 8 : 50, &share));
+    s->by_process[r] = tl_hostshare_process_of(&share, r);
+    s->process_short[r] = tl_hostshare_next_short_process(&share, 0);
+    s->host_short[r] = tl_hostshare_next_short(&share, 0);
     tl_hostshare_free(&share);
     /* a rank that failed before the gather: none waits, nothing gathered */
     s->failed[r] = tl_hostshare_gather(ctx, r == 2 ? TL_ERR_IO : TL_OK, TL_HOSTSHARE_HOST, 1, 1, &share);
@@ -141,6 +148,13 @@ TL_TEST(threads_hostshare_pools)
         TL_ASSERT_EQ(s.by_host[r].first, 0);
         TL_ASSERT_EQ(s.by_host[r].nranks, 4);
         TL_ASSERT(s.by_host[r].need == 10.0 && s.by_host[r].room == 100.0);
+        /* one process: its four ranks against rank 0's own room, short
+         * where the host is not */
+        TL_ASSERT_EQ(s.by_process[r].first, 0);
+        TL_ASSERT_EQ(s.by_process[r].nranks, 4);
+        TL_ASSERT(s.by_process[r].need == 10.0 && s.by_process[r].room == 8.0);
+        TL_ASSERT_EQ(s.process_short[r], 0);
+        TL_ASSERT_EQ(s.host_short[r], -1);
         TL_ASSERT_EQ(s.failed[r], r == 2 ? TL_ERR_IO : TL_ERR_REMOTE);
     }
 }

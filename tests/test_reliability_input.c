@@ -245,8 +245,9 @@ TL_TEST(fdtd_thread_ranks_memory_added_up)
                                        tl_test_bin());
     TL_ASSERT_MSG(tl_test_count(o.err, "\n") == 1, "not one line:\n%s", o.err);
     /* the limit (1.0 GiB) less what the process maps, its four ranks' stacks too
-     * (fdtd_ulimit_counts_what_is_mapped): some 540 MiB */
-    TL_ASSERT_MSG(strstr(o.err, " MiB is available\n"), "%s", o.err);
+     * (fdtd_ulimit_counts_what_is_mapped): some 540 MiB, the four thread
+     * ranks' room together */
+    TL_ASSERT_MSG(strstr(o.err, " MiB is available under its address-space limit (ulimit -v)\n"), "%s", o.err);
     refused(&o, 1, "trilap-fdtd: rank 0: the 400x400x400 grid (order 8, CPML 0, float, 4 subdomains) needs ",
             " of host memory for the 4 ranks on this host (400x200x200 points each); ");
     /* beyond any host: one line, not one per rank, naming each rank's share */
@@ -293,6 +294,35 @@ TL_TEST(fdtd_ulimit_counts_what_is_mapped)
     o = tl_test_capture("ulimit -v %ld; %s/trilap-fdtd run --grid 64 --steps 1 --cpml 0 --source none", limit_kib,
                         tl_test_bin());
     TL_ASSERT_MSG(o.rc == 0 && strstr(o.out, ",cpu,"), "rc %d:\n%s%s", o.rc, o.out, o.err);
+    tl_test_output_free(&o);
+}
+
+/* MPI ranks each run in a process of their own, whose address-space
+ * limit is its own: each rank is held to its process's room, the host's
+ * MemAvailable to all of them. Before, the ranks' needs were added up
+ * against the first rank's room, ulimit -v included: two ranks that each
+ * fit under 1.4 GB were refused ("needs 1.2 GiB of host memory for the 2
+ * ranks on this host ...; 952.0 MiB is available"). */
+TL_TEST(fdtd_mpi_ranks_each_under_its_own_ulimit)
+{
+    const char *m = tl_test_mpirun();
+    tl_test_output o = tl_test_capture("ulimit -v 1400000; %s -np 2 --oversubscribe %s/trilap-fdtd run --grid 400 "
+                                       "--steps 1 --cpml 0 --source none --decomp 1x1x2 --no-gpu",
+                                       m, tl_test_bin());
+    TL_ASSERT_MSG(o.rc == 0 && strstr(o.out, "\nrun,cpu,-,ranks,1x1x2,"), "rc %d:\n%s%s", o.rc, o.out, o.err);
+    tl_test_output_free(&o);
+    /* a rank beyond its own room: refused in one line naming the limit */
+    o = tl_test_capture("ulimit -v 1400000; %s -np 2 --oversubscribe %s/trilap-fdtd run --grid 520 --steps 1 --cpml 0 "
+                        "--source none --decomp 1x1x2 --no-gpu",
+                        m, tl_test_bin());
+    TL_ASSERT_MSG(o.rc != 0 && tl_test_count(o.err, "trilap-fdtd:") == 1 &&
+                      strstr(o.err, "trilap-fdtd: rank 0: the 520x520x520 grid (order 8, CPML 0, float, 2 subdomains) "
+                                    "needs ") &&
+                      strstr(o.err, " of host memory for the 1 rank of process ") &&
+                      strstr(o.err, " on this host (520x520x260 points each); ") &&
+                      strstr(o.err, " is available under its address-space limit (ulimit -v)\n") &&
+                      !strstr(o.out, ",cpu,"),
+                  "rc %d:\n%s%s", o.rc, o.out, o.err);
     tl_test_output_free(&o);
 }
 
@@ -897,7 +927,8 @@ TL_TEST(nsys_impossible_content)
 
 TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes,
              matrix_gzip_shorter_than_magic, matrix_gzipped_twice, empty_gz_said_alike_by_every_reader, fdtd_grid_beyond_memory,
-             fdtd_thread_ranks_memory_added_up, fdtd_ulimit_counts_what_is_mapped, fdtd_verify_decomp_no_row_before_failure, trace_record_count,
+             fdtd_thread_ranks_memory_added_up, fdtd_ulimit_counts_what_is_mapped, fdtd_mpi_ranks_each_under_its_own_ulimit,
+             fdtd_verify_decomp_no_row_before_failure, trace_record_count,
              inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
              run_without_activity, trace_gzipped_twice, diagnose_window_of_years)
