@@ -5,7 +5,9 @@ analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/inp
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/diagnose_facts.c analysis/diagnose_evidence.c analysis/diagnose_verdicts.c \
   analysis/diagnose_rules.c analysis/diagnose_report.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c analysis/nsys.c analysis/nsys_iters.c analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c analysis/peers.c \
+  analysis/cmd_sweep.c analysis/nsys.c analysis/nsys_path.c analysis/nsys_nccl.c analysis/nsys_lanes.c \
+  analysis/nsys_nvtx.c analysis/nsys_query.c analysis/nsys_meta.c analysis/nsys_scan.c analysis/nsys_iters.c \
+  analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c analysis/peers.c \
   analysis/json.c analysis/kineto.c analysis/kineto_args.c analysis/kineto_events.c analysis/kineto_files.c \
   analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/kineto_nsys.c analysis/clock_note.c analysis/iters.c analysis/window.c
 
