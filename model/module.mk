@@ -2,7 +2,8 @@
 # Layering: model/ reads runtime/ (schedules), solvers/ (matrices,
 # partitions), probes/ (trace reader) and its own files; nothing below includes model/.
 MODULES += model
-model_C := model/job.c model/sim.c model/simgrid_lib.c model/platform.c model/calib.c model/calib_trace.c model/calib_machine.c model/partstats.c model/partstats_block.c model/jobs.c \
+model_C := model/job.c model/sim.c model/sim_actors.c model/sim_comm.c model/sim_platform.c \
+  model/sim_reason.c model/simgrid_lib.c model/platform.c model/calib.c model/calib_trace.c model/calib_machine.c model/partstats.c model/partstats_block.c model/jobs.c \
   model/fit.c model/paper.c model/cli.c model/cmd_calibrate.c model/cmd_tristream.c model/cmd_solver.c \
   model/cmd_fdtd.c model/cmd_platform.c
 
