@@ -135,6 +135,7 @@ typedef struct tl_kt_comm {
      * count past one); -1 and "" else */
     int peer;
     char chan[64];
+    uint32_t group_ranks; /* the process group's "Process Group Ranks" (a name id), 0 where unsaid */
 } tl_kt_comm;
 /* The communication ops of a trace indexed for tl_kt_comm_of (built once
  * per trace; free with tl_kt_comm_index_free). */

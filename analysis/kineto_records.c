@@ -146,16 +146,19 @@ static void rpc_take(rpc_walk *w, const tl_kt_op *o, size_t k)
  * other end and its own rank (distributedInfo): record_param_comms' Dst
  * Rank / Src Rank, else nccl:*'s ranks in the group through the group's
  * members, that list giving this rank's own where the name says it
- * (else the name is not this rank's: no ends). */
+ * (else the name is not this rank's: no ends), else, where neither says
+ * a rank, a process group of two: the rank's other member. */
 static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk *rpc, tl_kt_comm *out)
 {
     int send = !strcmp(out->op, "send");
     if (!out->p2p || (!send && strcmp(out->op, "recv") != 0) || t->rank < 0 || t->world <= 0) return;
     int peer = rpc->coll && rpc->coll->peer >= 0 ? rpc->coll->peer : -1;
+    const char *list = out->group_ranks ? tl_an_names_get(t->names, out->group_ranks) : NULL;
     if (peer < 0 && nccl && nccl->peer_local >= 0) {
-        const tl_kt_op *g = rpc->pg && rpc->pg->group_ranks ? rpc->pg : rpc->coll;
-        const char *list = g && g->group_ranks ? tl_an_names_get(t->names, g->group_ranks) : NULL;
         if (tl_kt_group_rank(list, nccl->self_local) == t->rank) peer = tl_kt_group_rank(list, nccl->peer_local);
+    } else if (peer < 0 && tl_kt_group_rank(list, 2) < 0) {
+        int a = tl_kt_group_rank(list, 0), b = tl_kt_group_rank(list, 1);
+        if (b >= 0) peer = a == t->rank ? b : b == t->rank ? a : -1;
     }
     if (peer < 0 || peer >= t->world || peer == t->rank) return;
     out->peer = peer;
@@ -185,6 +188,7 @@ static void batch_ends(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t 
         int send = !strcmp(coll, "send");
         if (!send && strcmp(coll, "recv") != 0) break;
         if (!pg && o->pg) pg = o;
+        if (!out->group_ranks) out->group_ranks = o->group_ranks;
         one = one && o->peer >= 0 && o->peer < t->world && o->peer != t->rank && (peer < 0 || o->peer == peer);
         peer = o->peer;
         sends += send;
@@ -242,6 +246,8 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
     if (nn) snprintf(out->op, sizeof out->op, "%.*s", (int)strcspn(nn, " "), nn);
     else if (rpc.coll) snprintf(out->op, sizeof out->op, "%s", tl_an_names_get(t->names, rpc.coll->coll));
     if (rpc.pg) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, rpc.pg->pg));
+    const tl_kt_op *g = rpc.pg && rpc.pg->group_ranks ? rpc.pg : rpc.coll;
+    out->group_ranks = g ? g->group_ranks : 0;
     if (rpc.inner) out->nelems = rpc.inner->nelems;
     if (!out->op[0]) return 0;
     /* record_param_comms states the message; the nccl:* op's tensors stand in */
@@ -515,35 +521,79 @@ static tl_status emit_launch(const tl_kt_trace *t, const tl_kt_ends *ends, size_
     return cb(user, &h);
 }
 
+/* A collective's peers where its process group is some of the run's
+ * ranks ("Process Group Ranks" holding this rank, fewer than the world):
+ * the group's other ranks, "2,6" (out: room for the list), 0 else (every
+ * rank, where match.c pairs an unpeered operation, holds the whole world;
+ * a list naming a rank twice or beyond the world is not taken). */
+static int group_peers(const tl_kt_trace *t, uint32_t group_ranks, char *out, size_t n)
+{
+    const char *p = group_ranks ? tl_an_names_get(t->names, group_ranks) : "";
+    if (*p++ != '[' || t->world <= 0 || t->rank < 0) return 0;
+    unsigned char *in = calloc((size_t)t->world, 1); /* one pass, each rank once: groups run to thousands */
+    int mine = 0, count = 0, ok = in != NULL;
+    size_t len = 0;
+    while (ok) {
+        while (*p == ' ') p++;
+        char *end = NULL;
+        long r = strtol(p, &end, 10);
+        ok = end != p && r >= 0 && r < t->world && !in[r];
+        if (!ok) break;
+        in[r] = 1;
+        count++;
+        mine |= r == t->rank;
+        int w = r == t->rank ? 0 : snprintf(out + len, n - len, "%s%ld", len ? "," : "", r);
+        ok = w >= 0 && (size_t)w < n - len;
+        len += (size_t)w;
+        for (p = end; *p == ' ';) p++;
+        if (*p == ']') break;
+        ok = ok && *p++ == ',';
+    }
+    free(in);
+    if (!ok || !mine || count >= t->world) return 0;
+    if (!len) snprintf(out, n, "none");
+    return 1;
+}
+
 /* Each channel of the rank's sends and recvs (tl_kt_comm_key) once, as a
  * peers.<i> line naming its other end (probes/trace.h): every command then
  * pairs the channel's operations with that rank alone (match.c), where the
- * k-th send of each rank was paired with every other rank's. */
+ * k-th send of each rank was paired with every other rank's; and each
+ * collective of a process group of some of the ranks, naming the group's
+ * others: an all_reduce of a tensor-parallel group {0, 2} pairs on ranks 0
+ * and 2 (before, a key ranks 1 and 3 lack was unmatched on every rank). */
 static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, tl_an_nsys_meta_fn mfn,
                              void *user)
 {
     tl_an_names *seen = NULL;
     tl_status st = TL_OK;
+    size_t cap = 64 + 12 * (size_t)(t->world > 0 ? t->world : 1); /* a group's ranks, each "," and up to 10 digits */
+    char *value = malloc(cap + 300);
+    TL_CHECKGOTO(value, TL_ERR_NOMEM, st, fail, "%s: the peers of %d ranks", t->path, t->world);
     TL_TRYGOTO(tl_an_names_create(&seen), st, fail);
-    size_t base = tl_an_names_count(seen);
+    size_t lines = 0;
     for (size_t i = 0; i < t->ns; i++) {
         tl_kt_comm cm;
         /* the kernels the records ask of (tl_kt_emit): any NCCL kernel, whose name only hints at what it serves */
         if (t->s[i].kind != TL_KT_KERNEL ||
             tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_NONE ||
-            !tl_kt_comm_of(t, cix, i, &cm) || cm.peer < 0)
+            !tl_kt_comm_of(t, cix, i, &cm) || (cm.peer < 0 && (cm.p2p || !cm.group_ranks)))
             continue;
-        char key[256], line[32], value[300];
+        char key[256], line[32];
         uint32_t id;
         size_t before = tl_an_names_count(seen);
         tl_kt_comm_key(&cm, key, sizeof key);
         TL_TRYGOTO(tl_an_names_intern(seen, key, &id), st, fail);
         if (tl_an_names_count(seen) == before) continue;
-        snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", before - base);
-        snprintf(value, sizeof value, "%d %s", cm.peer, key);
+        value[0] = '\0';
+        if (cm.peer >= 0) snprintf(value, cap, "%d", cm.peer);
+        else if (!group_peers(t, cm.group_ranks, value, cap)) continue;
+        snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", lines++);
+        snprintf(value + strlen(value), 300, " %s", key);
         TL_TRYGOTO(mfn(user, line, value), st, fail);
     }
 fail:
+    free(value);
     tl_an_names_destroy(&seen);
     return st;
 }

@@ -9,7 +9,8 @@
  * name on every other rank (NCCL runs a communicator's operations in issue
  * order; trilap's host exchanges are collective calls in program order).
  * An operation whose peers a trace names (peers.<i>: a halo, a Kineto
- * trace's send/recv channel) is paired with those ranks alone.
+ * trace's send/recv channel or collective of a process group of some of
+ * the ranks) is paired with those ranks alone.
  * On the aligned clock, the time an operation spends before its last rank
  * starts it is waiting (skew), the rest is transfer (DESIGN.md "Wave 3").
  * (iteration, name)s whose count differs between ranks are left unmatched
@@ -258,7 +259,8 @@ static size_t match_count(const rank_ops *ro, const size_t *who, size_t nwho, co
 /* Whether some rank's trace names the peers of x's operation: then every
  * rank pairs it with its own peers (or, where its trace names none, with
  * every rank). A named operation (Kineto's) has them where it is a send or
- * recv channel (tl_kt_comm_key), paired within its iteration. */
+ * recv channel (tl_kt_comm_key) or a collective of a process group of some
+ * of the ranks, paired within its iteration. */
 static int key_peered(const rank_ops *ro, size_t nf, const rop *x)
 {
     for (size_t f = 0; f < nf; f++)

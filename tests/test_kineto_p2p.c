@@ -18,8 +18,10 @@
 typedef enum ends_style {
     ENDS_NAMES,    /* "nccl:send 0->1" (group ranks) and "Process Group Ranks" */
     ENDS_GLOBAL,   /* record_param_comms' Dst Rank / Src Rank, the op named "nccl:send" */
-    ENDS_UNSAID,   /* "nccl:send" and no ranks: the ends are not in the trace */
+    ENDS_UNSAID,   /* "nccl:send" and no ranks: the other end is the group's other rank (a group of two) */
     ENDS_NOT_MINE, /* "nccl:send 1->0" on stage 0: A is not this rank in the group */
+    ENDS_NO_GROUP, /* "nccl:send", no ranks, no "Process Group Ranks": the ends are not in the trace */
+    ENDS_SUBGROUP_COLL, /* each pipeline an all_reduce on its group of two, not a send */
     ENDS_BATCHED,  /* batch_isend_irecv: the kernel launched under nccl:coalesced, no record_param_comms */
     ENDS_BATCH_SAID, /* the same, each send and recv's record_param_comms before it naming its other end;
                         stage 0 also receives from stage 1 (1F1B's send_forward_recv_backward) */
@@ -100,17 +102,19 @@ static void write_rank(const char *dir, int r, ends_style style)
         put(&t, ",\n  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"pid\": 1, "
                 "\"tid\": 1, \"ts\": %.1f, \"dur\": 900}",
             i, t0);
-        char op[64], rpc[512];
-        const char *dir_name = stage ? "recv" : "send";
+        char op[64], rpc[512], ranks[64] = "";
+        const char *dir_name = style == ENDS_SUBGROUP_COLL ? "allreduce" : stage ? "recv" : "send";
         int late = r == 2 ? 30 : 0;
         if (style == ENDS_NAMES) snprintf(op, sizeof op, stage ? "nccl:recv 1<-0" : "nccl:send 0->1");
         else if (style == ENDS_NOT_MINE) snprintf(op, sizeof op, stage ? "nccl:recv 0<-1" : "nccl:send 1->0");
         else if (style == ENDS_BATCHED) snprintf(op, sizeof op, "nccl:coalesced");
+        else if (style == ENDS_SUBGROUP_COLL) snprintf(op, sizeof op, "nccl:all_reduce");
         else snprintf(op, sizeof op, "nccl:%s", dir_name);
+        if (style != ENDS_NO_GROUP) snprintf(ranks, sizeof ranks, "\"Process Group Ranks\": \"[%d, %d]\", ", r % 2, r % 2 + 2);
         int w = snprintf(rpc, sizeof rpc,
                          "\"Collective name\": \"%s\", \"Process Group Name\": \"%d\", \"Process Group Description\": "
-                         "\"pp\", \"Process Group Ranks\": \"[%d, %d]\", \"In msg nelems\": 1024, \"dtype\": \"Float\"",
-                         dir_name, group, r % 2, r % 2 + 2);
+                         "\"pp\", %s\"In msg nelems\": 1024, \"dtype\": \"Float\"",
+                         dir_name, group, ranks);
         if (style == ENDS_GLOBAL)
             snprintf(rpc + w, sizeof rpc - (size_t)w, ", \"%s\": %d", stage ? "Src Rank" : "Dst Rank", peer);
         if (style == ENDS_BATCH_SAID || style == ENDS_BATCH_TWO) {
@@ -120,7 +124,9 @@ static void write_rank(const char *dir, int r, ends_style style)
                       style == ENDS_BATCH_SAID ? "Src Rank" : "Dst Rank", peer, group);
         }
         nccl_kernel(&t, r, 100 + i * 10, t0 + 100 + late, t0 + 110 + late, t0 + 200,
-                    "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", op, style >= ENDS_BATCHED ? NULL : rpc);
+                    style == ENDS_SUBGROUP_COLL ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+                                                : "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+                    op, style >= ENDS_BATCHED ? NULL : rpc);
         nccl_kernel(&t, r, 101 + i * 10, t0 + 290, t0 + 300, t0 + 400,
                     "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "nccl:all_reduce",
                     "\"Collective name\": \"allreduce\", \"Process Group Name\": \"0\", \"Process Group "
@@ -216,6 +222,46 @@ TL_TEST(send_recv_paired_by_dst_and_src_rank)
     pipeline_waits(pipelines(ENDS_GLOBAL));
 }
 
+/* "nccl:send" with no ranks on a process group of two: the other end is
+ * the group's other rank (before, noted as paired across every rank, and
+ * each group's sends unmatched on the ranks outside it). */
+TL_TEST(send_recv_paired_in_a_group_of_two)
+{
+    pipeline_waits(pipelines(ENDS_UNSAID));
+}
+
+/* A collective of a process group of some of the ranks (here each
+ * pipeline's all_reduce on its group of two) is paired on the group's
+ * ranks alone: rank 0 waits 30 us at each for rank 2. Before, the key of
+ * group 1, which ranks 1 and 3 lack, was unmatched (`# unmatched: 3
+ * operations of 3 names`) and nobody waited. */
+TL_TEST(subgroup_collective_paired_within_its_group)
+{
+    const char *dir = pipelines(ENDS_SUBGROUP_COLL);
+    char *o = analyze("overlap", dir);
+    static const char *const key[4] = {"nccl:all_reduce on process group 1 ", "nccl:all_reduce on process group 2 ",
+                                       "nccl:all_reduce on process group 1 ", "nccl:all_reduce on process group 2 "};
+    static const double want[4] = {90.0, 0.0, 0.0, 0.0};
+    for (int r = 0; r < 4; r++) {
+        long m = -1;
+        double w = waiting(o, r, key[r], &m);
+        TL_ASSERT_MSG(m == 3 && w > want[r] - 0.05 && w < want[r] + 0.05, "rank %d: matched %ld, waiting %.1f\n%s", r,
+                      m, w, o);
+    }
+    TL_ASSERT_MSG(!strstr(o, "# unmatched"), "%s", o);
+    free(o);
+    char out[1100], p[1200];
+    snprintf(out, sizeof out, "%s/imported-subgroup", tl_test_tmpdir());
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), dir, out), 0);
+    snprintf(p, sizeof p, "%s/trace.rank3.csv", out);
+    char *f = tl_test_read(p);
+    /* the group of all four names no peers: every rank is its peer */
+    TL_ASSERT_MSG(strstr(f, "\n# peers.0=1 nccl:all_reduce on process group 2 (pp, ranks 1,3)\n") &&
+                      !strstr(f, "# peers.1="),
+                  "%.1500s", f);
+    free(f);
+}
+
 /* An import carries the ends as the trace file's peers lines, and reads
  * back to the same waiting. */
 TL_TEST(import_writes_the_channels_peers)
@@ -238,14 +284,17 @@ TL_TEST(import_writes_the_channels_peers)
  * of another rank's: no end taken from it). */
 TL_TEST(send_recv_without_ends_noted)
 {
-    static const ends_style styles[] = {ENDS_UNSAID, ENDS_NOT_MINE};
+    static const ends_style styles[] = {ENDS_NOT_MINE, ENDS_NO_GROUP};
+    static const char *const group[] = {"1 (pp, ranks 0,2)", "1 (pp)"};
     for (size_t i = 0; i < sizeof styles / sizeof styles[0]; i++) {
-        char *o = analyze("overlap", pipelines(styles[i]));
+        char *o = analyze("overlap", pipelines(styles[i])), want[400];
         /* each name once: it named rank 0's send three times, once a ProfilerStep */
-        TL_ASSERT_MSG(strstr(o, "# note: point-to-point operations (nccl:send on process group 1 (pp, ranks 0,2)) were "
-                                "paired across every rank: the trace does not name each rank's peers (no peers.N "
-                                "metadata: a trace written before it, Nsight Systems, a Kineto trace whose sends and "
-                                "recvs name no other end or whose batch names two)") &&
+        snprintf(want, sizeof want,
+                 "# note: point-to-point operations (nccl:send on process group %s) were paired across every rank: "
+                 "the trace does not name each rank's peers (no peers.N metadata: a trace written before it, Nsight "
+                 "Systems, a Kineto trace whose sends and recvs name no other end or whose batch names two)",
+                 group[i]);
+        TL_ASSERT_MSG(strstr(o, want) &&
                           !strstr(o, "nccl:p2p"),
                       "%s", o);
         free(o);
@@ -335,5 +384,6 @@ TL_TEST(bad_dst_rank_refused)
 }
 
 TL_TEST_MAIN(send_recv_paired_by_group_ranks_in_names, send_recv_paired_by_dst_and_src_rank,
+             send_recv_paired_in_a_group_of_two, subgroup_collective_paired_within_its_group,
              import_writes_the_channels_peers, send_recv_without_ends_noted, batched_send_recv_is_p2p,
              batch_paired_with_its_other_end, batch_with_two_other_ranks_noted, bad_dst_rank_refused)
