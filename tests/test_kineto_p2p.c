@@ -168,20 +168,38 @@ static char *analyze(const char *args, const char *dir)
     return tl_test_output_of("%s/trilap-analyze %s %s", tl_test_bin(), args, dir);
 }
 
+/* `import` of dir into a folder of its own (its name: `what`), *out set
+ * to that folder; the text of rank `rank`'s trace file there. */
+static char *imported_rank(const char *dir, const char *what, int rank, char *out, size_t n)
+{
+    char p[1300];
+    snprintf(out, n, "%s/%s", tl_test_tmpdir(), what);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), dir, out), 0);
+    snprintf(p, sizeof p, "%s/trace.rank%d.csv", out, rank);
+    return tl_test_read(p);
+}
+
 /* Rank 0 waits 30 us at each of its three sends for rank 2, the one rank
  * it sends to; rank 1's sends to rank 3 wait for nobody. Before, the sends
  * of each pipeline were keys of one rank each ("nccl:send 0->1 on process
  * group 1 ..."), left unmatched: no waiting at all. */
-static void pipeline_waits_on(const char *dir, const char *const chan[4], const char *label)
+/* overlap's rows of each rank's operation key[r]: matched 3 times, rank 0
+ * waiting 90.0 us (30 at each), the others nothing. */
+static void only_rank0_waits(const char *o, const char *const key[4])
 {
-    char *o = analyze("overlap", dir);
     static const double want[4] = {90.0, 0.0, 0.0, 0.0};
     for (int r = 0; r < 4; r++) {
         long m = -1;
-        double w = waiting(o, r, chan[r], &m);
+        double w = waiting(o, r, key[r], &m);
         TL_ASSERT_MSG(m == 3 && w > want[r] - 0.05 && w < want[r] + 0.05, "rank %d: %s matched %ld, waiting %.1f us "
-                      "(want 3, %.1f)\n%s", r, chan[r], m, w, want[r], o);
+                      "(want 3, %.1f)\n%s", r, key[r], m, w, want[r], o);
     }
+}
+
+static void pipeline_waits_on(const char *dir, const char *const chan[4], const char *label)
+{
+    char *o = analyze("overlap", dir);
+    only_rank0_waits(o, chan);
     TL_ASSERT_MSG(!strstr(o, "were paired across every rank"), "%s", o);
     free(o);
     /* the sends are p2p, the all_reduce a collective of another process
@@ -241,20 +259,11 @@ TL_TEST(subgroup_collective_paired_within_its_group)
     char *o = analyze("overlap", dir);
     static const char *const key[4] = {"nccl:all_reduce on process group 1 ", "nccl:all_reduce on process group 2 ",
                                        "nccl:all_reduce on process group 1 ", "nccl:all_reduce on process group 2 "};
-    static const double want[4] = {90.0, 0.0, 0.0, 0.0};
-    for (int r = 0; r < 4; r++) {
-        long m = -1;
-        double w = waiting(o, r, key[r], &m);
-        TL_ASSERT_MSG(m == 3 && w > want[r] - 0.05 && w < want[r] + 0.05, "rank %d: matched %ld, waiting %.1f\n%s", r,
-                      m, w, o);
-    }
+    only_rank0_waits(o, key);
     TL_ASSERT_MSG(!strstr(o, "# unmatched"), "%s", o);
     free(o);
-    char out[1100], p[1200];
-    snprintf(out, sizeof out, "%s/imported-subgroup", tl_test_tmpdir());
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), dir, out), 0);
-    snprintf(p, sizeof p, "%s/trace.rank3.csv", out);
-    char *f = tl_test_read(p);
+    char out[1100];
+    char *f = imported_rank(dir, "imported-subgroup", 3, out, sizeof out);
     /* the group of all four names no peers: every rank is its peer */
     TL_ASSERT_MSG(strstr(f, "\n# peers.0=1 nccl:all_reduce on process group 2 (pp, ranks 1,3)\n") &&
                       !strstr(f, "# peers.1="),
@@ -266,12 +275,8 @@ TL_TEST(subgroup_collective_paired_within_its_group)
  * back to the same waiting. */
 TL_TEST(import_writes_the_channels_peers)
 {
-    const char *dir = pipelines(ENDS_NAMES);
-    char out[1100], p[1200];
-    snprintf(out, sizeof out, "%s/imported", tl_test_tmpdir());
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), dir, out), 0);
-    snprintf(p, sizeof p, "%s/trace.rank2.csv", out);
-    char *f = tl_test_read(p);
+    char out[1100];
+    char *f = imported_rank(pipelines(ENDS_NAMES), "imported", 2, out, sizeof out);
     TL_ASSERT_MSG(strstr(f, "\n# peers.0=0 nccl:p2p 0->2 on process group 1 (pp, ranks 0,2)\n") &&
                       !strstr(f, "# peers.1="),
                   "%.1500s", f);
@@ -334,11 +339,8 @@ TL_TEST(batch_paired_with_its_other_end)
                                  "30.0         2"),
                   "%s", o);
     free(o);
-    char out[1100], p[1200];
-    snprintf(out, sizeof out, "%s/imported-batch", tl_test_tmpdir());
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), dir, out), 0);
-    snprintf(p, sizeof p, "%s/trace.rank0.csv", out);
-    char *f = tl_test_read(p);
+    char out[1100];
+    char *f = imported_rank(dir, "imported-batch", 0, out, sizeof out);
     TL_ASSERT_MSG(strstr(f, "\n# peers.0=2 nccl:p2p 0->2, 2->0 on process group 1 (pp, ranks 0,2)\n"), "%.1500s", f);
     free(f);
 }
