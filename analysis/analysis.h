@@ -359,6 +359,11 @@ void tl_an_op_label(const char *key, int64_t bytes, char *out, size_t n);
  * label (the Kineto reader writes it, tl_kt_comm_key; diagnose reads the
  * group back out of a label). */
 #define TL_AN_ON_PG " on process group "
+/* How a Kineto send or recv (or batch) keyed by its channel begins
+ * (tl_kt_comm_key): an operation paired with its other end alone; a
+ * point-to-point key without it was paired across its process group
+ * (match.c notes it). */
+#define TL_AN_P2P_CHANNEL "nccl:p2p "
 
 /* A host "iter" range: its start, its number as traced and its number
  * over the window (iters.c) */

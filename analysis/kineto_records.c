@@ -269,7 +269,7 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
 void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
     char op[96];
-    if (c->peer >= 0) snprintf(op, sizeof op, "nccl:p2p %s", c->chan);
+    if (c->peer >= 0) snprintf(op, sizeof op, TL_AN_P2P_CHANNEL "%s", c->chan);
     else snprintf(op, sizeof op, "nccl:%s", c->op);
     if (strcmp(c->pg, "?") != 0) snprintf(out, n, "%s" TL_AN_ON_PG "%s", op, c->pg);
     else snprintf(out, n, "%s (process group not in the trace)", op);
@@ -521,7 +521,7 @@ static tl_status emit_launch(const tl_kt_trace *t, const tl_kt_ends *ends, size_
     return cb(user, &h);
 }
 
-/* A collective's peers where its process group is some of the run's
+/* An operation's peers where its process group is some of the run's
  * ranks ("Process Group Ranks" holding this rank, fewer than the world):
  * the group's other ranks, "2,6" (out: room for the list), 0 else (every
  * rank, where match.c pairs an unpeered operation, holds the whole world;
@@ -559,9 +559,11 @@ static int group_peers(const tl_kt_trace *t, uint32_t group_ranks, char *out, si
  * peers.<i> line naming its other end (probes/trace.h): every command then
  * pairs the channel's operations with that rank alone (match.c), where the
  * k-th send of each rank was paired with every other rank's; and each
- * collective of a process group of some of the ranks, naming the group's
- * others: an all_reduce of a tensor-parallel group {0, 2} pairs on ranks 0
- * and 2 (before, a key ranks 1 and 3 lack was unmatched on every rank). */
+ * other operation of a process group of some of the ranks, naming the
+ * group's others: an all_reduce of a tensor-parallel group {0, 2} pairs on
+ * ranks 0 and 2 (before, a key ranks 1 and 3 lack was unmatched on every
+ * rank), and so does a send or batch whose other end is unsaid (match.c
+ * notes that pairing, as it did the one across every rank). */
 static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, tl_an_nsys_meta_fn mfn,
                              void *user)
 {
@@ -577,7 +579,7 @@ static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, t
         /* the kernels the records ask of (tl_kt_emit): any NCCL kernel, whose name only hints at what it serves */
         if (t->s[i].kind != TL_KT_KERNEL ||
             tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_NONE ||
-            !tl_kt_comm_of(t, cix, i, &cm) || (cm.peer < 0 && (cm.p2p || !cm.group_ranks)))
+            !tl_kt_comm_of(t, cix, i, &cm) || (cm.peer < 0 && !cm.group_ranks))
             continue;
         char key[256], line[32];
         uint32_t id;

@@ -153,9 +153,10 @@ const char *tl_an_ops_pairing_say(const tl_an_ops *o, const tl_an_names *names, 
                                 tl_an_names_short(names, o->p2p_all_name[i]));
     if (len < n)
         snprintf(buf + len, n - len,
-                 "%s) were paired across every rank: the trace does not name each rank's peers (no peers.N metadata: "
-                 "a trace written before it, Nsight Systems, a Kineto trace whose sends and recvs name no other end or "
-                 "whose batch names two), so a rank's waiting may count ranks it does not exchange with",
+                 "%s) were paired across every rank (of their process group, where the trace names it): the trace "
+                 "does not name each rank's peers (no peers.N metadata: a trace written before it, Nsight Systems, a "
+                 "Kineto trace whose sends and recvs name no other end or whose batch names two), so a rank's "
+                 "waiting may count ranks it does not exchange with",
                  o->p2p_all > room ? ", ..." : "");
     return buf;
 }
@@ -388,6 +389,18 @@ static tl_status peered_keys(const rank_ops *ro, size_t nf, const rop ***keys, s
     return TL_OK;
 }
 
+static void note_p2p_all(tl_an_ops *o, uint32_t key);
+
+/* A Kineto point-to-point operation whose peers are its process group's,
+ * not its other end (a send or batch that names none, tl_kt_emit): paired
+ * across the group, which the note says, as it says a pairing across every
+ * rank. */
+static int p2p_by_group(const rop *x, const tl_an_names *names)
+{
+    return x->p2p_kernel && x->group != TL_AN_WHOLE &&
+           strncmp(tl_an_names_get(names, x->key), TL_AN_P2P_CHANNEL, sizeof TL_AN_P2P_CHANNEL - 1) != 0;
+}
+
 /* Every rank's operations whose peers some trace names, each rank's paired
  * with its own peers (match_peered); a name with any left whole is one
  * unmatched name, its operations left whole counted once each
@@ -401,6 +414,7 @@ static tl_status match_all_peered(tl_an_ops *o, const rank_ops *ro, size_t nf, t
     TL_CHECKGOTO(counts && pk.x, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     TL_TRYGOTO(peered_keys(ro, nf, &keys, &nkeys), st, fail);
     for (size_t i = 0; i < nkeys; i++) {
+        if (nf > 2 && p2p_by_group(keys[i], names)) note_p2p_all(o, keys[i]->key);
         for (size_t f = 0; f < nf; f++) {
             size_t lo, hi;
             key_range(&ro[f], keys[i]->group, keys[i]->key, &lo, &hi);

@@ -284,18 +284,24 @@ TL_TEST(import_writes_the_channels_peers)
     pipeline_waits(out);
 }
 
-/* Without the ends, the sends and recvs pair across every rank, and the
- * note says so; so too where a name's own rank is not the trace's (a name
- * of another rank's: no end taken from it). */
+/* Without the ends, the sends and recvs pair across every rank, or their
+ * process group's where the trace names its ranks, and the note says so;
+ * so too where a name's own rank is not the trace's (a name of another
+ * rank's: no end taken from it). */
 TL_TEST(send_recv_without_ends_noted)
 {
     static const ends_style styles[] = {ENDS_NOT_MINE, ENDS_NO_GROUP};
-    static const char *const group[] = {"1 (pp, ranks 0,2)", "1 (pp)"};
+    /* with its group's ranks an operation pairs across the group, each of
+     * the four (send and recv of two groups) a name of its own */
+    static const char *const group[] = {"nccl:send on process group 1 (pp, ranks 0,2), nccl:send on process group 2 "
+                                        "(pp, ranks 1,3), nccl:recv on process group 1 (pp, ranks 0,2), ...",
+                                        "nccl:send on process group 1 (pp)"};
     for (size_t i = 0; i < sizeof styles / sizeof styles[0]; i++) {
-        char *o = analyze("overlap", pipelines(styles[i])), want[400];
+        char *o = analyze("overlap", pipelines(styles[i])), want[600];
         /* each name once: it named rank 0's send three times, once a ProfilerStep */
         snprintf(want, sizeof want,
-                 "# note: point-to-point operations (nccl:send on process group %s) were paired across every rank: "
+                 "# note: point-to-point operations (%s) were paired across every rank (of "
+                 "their process group, where the trace names it): "
                  "the trace does not name each rank's peers (no peers.N metadata: a trace written before it, Nsight "
                  "Systems, a Kineto trace whose sends and recvs name no other end or whose batch names two)",
                  group[i]);
@@ -346,14 +352,21 @@ TL_TEST(batch_paired_with_its_other_end)
 }
 
 /* A batch whose sends go to two other ranks names no one other end: it
- * stays one operation paired across every rank, with the note. */
+ * stays one operation, nccl:coalesced of its process group, paired across
+ * the group's ranks, with the note (before the batch's group was read, a
+ * key of the whole run paired across all four ranks; with the group and
+ * no peers, a key ranks outside the group lack was unmatched). */
 TL_TEST(batch_with_two_other_ranks_noted)
 {
     char *o = analyze("overlap", pipelines(ENDS_BATCH_TWO));
-    TL_ASSERT_MSG(strstr(o, "# note: point-to-point operations (nccl:coalesced on process group 1 (pp, ranks 0,2)) "
-                            "were paired across every rank") &&
-                      strstr(o, "name no other end or whose batch names two)") &&
-                      !strstr(o, "nccl:p2p"),
+    static const char *const key[4] = {"nccl:coalesced on process group 1 ", "nccl:coalesced on process group 2 ",
+                                       "nccl:coalesced on process group 1 ", "nccl:coalesced on process group 2 "};
+    only_rank0_waits(o, key);
+    TL_ASSERT_MSG(strstr(o, "# note: point-to-point operations (nccl:coalesced on process group 1 (pp, ranks 0,2), "
+                            "nccl:coalesced on process group 2 (pp, ranks 1,3)) were paired across every rank (of "
+                            "their process group, where the trace names it)") &&
+                      strstr(o, "name no other end or whose batch names two)") && !strstr(o, "nccl:p2p") &&
+                      !strstr(o, "# unmatched"),
                   "%s", o);
     free(o);
 }

@@ -41,7 +41,8 @@ static double waiting(const char *o, int rank, const char *name, long *matched)
 }
 
 static const char *const pairing_note =
-    "# note: point-to-point operations (p2p:halo_wait) were paired across every rank: the trace does not name "
+    "# note: point-to-point operations (p2p:halo_wait) were paired across every rank (of their process group, "
+    "where the trace names it): the trace does not name "
     "each rank's peers (no peers.N metadata: a trace written before it, Nsight Systems, a Kineto trace whose sends "
     "and recvs name no other end or whose batch names two), so a rank's "
     "waiting may count ranks it does not exchange with\n";
