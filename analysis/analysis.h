@@ -271,6 +271,9 @@ tl_status tl_an_nsys_nccl_ops(const char *path, int rank, tl_an_nsys_op_fn fn, v
 tl_status tl_an_nsys_iter_check(const char *path, const char *iter_nvtx);
 /* Metadata of an imported rank, as trilap trace keys (for `import`). */
 typedef tl_status (*tl_an_nsys_meta_fn)(void *user, const char *key, const char *value);
+/* The keys an imported rank's trace begins with, from its metadata:
+ * format, version, rank, nranks, device, device_name (both readers). */
+tl_status tl_an_meta_keys_head(const struct tl_an_meta *m, tl_an_nsys_meta_fn mfn, void *user);
 /* iter_nvtx: NULL for trilap's iter ranges, else [DOMAIN:]NAME (nsys_iters.c) */
 tl_status tl_an_nsys_scan(const char *path, int rank, const char *iter_nvtx, tl_an_record_fn cb, void *user,
                           struct tl_an_meta *meta, tl_an_nsys_meta_fn mfn);

@@ -459,15 +459,7 @@ const char *tl_an_odd_rows_say(const tl_an_meta *m, char *buf, size_t n)
 static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys_meta_fn mfn, void *user)
 {
     char v[64];
-    TL_TRY(mfn(user, "format", "trilap-trace"));
-    TL_TRY(mfn(user, "version", "1"));
-    snprintf(v, sizeof v, "%d", m->rank);
-    TL_TRY(mfn(user, "rank", v));
-    snprintf(v, sizeof v, "%d", m->nranks);
-    TL_TRY(mfn(user, "nranks", v));
-    snprintf(v, sizeof v, "%d", m->device);
-    TL_TRY(mfn(user, "device", v));
-    TL_TRY(mfn(user, "device_name", m->device_name));
+    TL_TRY(tl_an_meta_keys_head(m, mfn, user));
     TL_TRY(mfn(user, "clock", "kineto-host (baseTimeNanoseconds + ts; ranks agree as far as their hosts' clocks)"));
     TL_TRY(mfn(user, "source", "kineto-json"));
     TL_TRY(mfn(user, "lanes", "inferred"));

@@ -1,10 +1,12 @@
 /* A rank file's metadata the loader and the run folder's checks both read:
  * integer keys, the GPU rows import carried, and the rank's clock put on
- * rank 0's (the offset, drift and whether the clock is rank 0's own). */
+ * rank 0's (the offset, drift and whether the clock is rank 0's own); and
+ * the first keys import writes of a rank another reader made. */
 #include "analysis/analysis.h"
 #include "analysis/load_impl.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,4 +96,18 @@ tl_status tl_an_clock_meta_read(const tl_trace_reader *rd, const char *path, int
     meta->clock_aligned = f_off && !meta->clock_shared[0] && !(flags & TL_AN_RAW_CLOCK);
     if (!meta->clock_aligned) meta->clock_offset = meta->clock_at = 0, meta->clock_drift_ppb = 0;
     return TL_OK;
+}
+
+tl_status tl_an_meta_keys_head(const tl_an_meta *m, tl_an_nsys_meta_fn mfn, void *user)
+{
+    char v[64];
+    TL_TRY(mfn(user, "format", "trilap-trace"));
+    TL_TRY(mfn(user, "version", "1"));
+    snprintf(v, sizeof v, "%d", m->rank);
+    TL_TRY(mfn(user, "rank", v));
+    snprintf(v, sizeof v, "%d", m->nranks);
+    TL_TRY(mfn(user, "nranks", v));
+    snprintf(v, sizeof v, "%d", m->device);
+    TL_TRY(mfn(user, "device", v));
+    return mfn(user, "device_name", m->device_name);
 }

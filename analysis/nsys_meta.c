@@ -41,15 +41,7 @@ tl_status tl_an_nsys_meta_fill(tl_an_nsys *x, int rank, const char *iter_nvtx, t
     x->sq.finalize(s);
     if (mfn) {
         char v[64];
-        TL_TRY(mfn(user, "format", "trilap-trace"));
-        TL_TRY(mfn(user, "version", "1"));
-        snprintf(v, sizeof v, "%d", rank);
-        TL_TRY(mfn(user, "rank", v));
-        snprintf(v, sizeof v, "%d", x->nranks);
-        TL_TRY(mfn(user, "nranks", v));
-        snprintf(v, sizeof v, "%d", meta->device);
-        TL_TRY(mfn(user, "device", v));
-        TL_TRY(mfn(user, "device_name", meta->device_name));
+        TL_TRY(tl_an_meta_keys_head(meta, mfn, user));
         TL_TRY(mfn(user, "clock", "nsys-session"));
         TL_TRY(mfn(user, "source", "nsys-sqlite"));
         snprintf(v, sizeof v, "%lld", (long long)(x->ranks[rank].pid / 16777216 % 16777216));
