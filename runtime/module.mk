@@ -1,5 +1,6 @@
 MODULES += runtime
-runtime_C := runtime/error.c runtime/check.c runtime/options.c runtime/timing.c runtime/results.c \
+runtime_C := runtime/error.c runtime/check.c runtime/options.c runtime/options_values.c runtime/options_store.c \
+  runtime/options_help.c runtime/options_outputs.c runtime/timing.c runtime/results.c \
   runtime/manifest.c runtime/command.c runtime/comm.c runtime/comm_threads.c runtime/comm_mpi.c runtime/launch.c runtime/gpu.c runtime/gpumem.c runtime/role.c runtime/schedule.c \
   runtime/clock.c runtime/progress.c runtime/nccl.c runtime/evtimer.c runtime/devcomm.c runtime/devcomm_nccl.c runtime/devcomm_host.c runtime/tmpfile.c runtime/out.c runtime/hostmem.c runtime/hostshare.c runtime/results_folder.c \
   runtime/provenance.c runtime/gzin.c runtime/manifest_run.c runtime/dl.c

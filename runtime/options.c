@@ -1,241 +1,19 @@
 /* Table-driven option parsing: one tl_option table per group drives the
- * parser, --help and the "# opt:" echo lines. */
+ * parser, --help and the "# opt:" echo lines. This file reads argv (long
+ * and short options, old names, repeats, positional arguments); the
+ * values (options_values.c), storing them (options_store.c), --help and
+ * the echo (options_help.c) and the output checks (options_outputs.c)
+ * have files of their own. */
 #include "runtime/options.h"
-#include "runtime/out.h"
+#include "runtime/options_impl.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
-
-/* ---- value parsers ----------------------------------------------------- */
-
-tl_status tl_opts_parse_int(const char *text, int64_t *out)
-{
-    if (!text || !*text || isspace((unsigned char)*text)) return TL_ERR_PARSE;
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0') return TL_ERR_PARSE;
-    *out = (int64_t)v;
-    return TL_OK;
-}
-
-tl_status tl_opts_parse_size(const char *text, int64_t *out)
-{
-    if (!text || !*text || !isdigit((unsigned char)*text)) return TL_ERR_PARSE;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno != 0 || end == text) return TL_ERR_PARSE;
-    unsigned shift = 0;
-    switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
-    default: return TL_ERR_PARSE;
-    }
-    /* "64K" and "64KB" / "64KiB" all mean 65536 */
-    if (shift && (strcmp(end, "B") == 0 || strcmp(end, "iB") == 0)) end += strlen(end);
-    if (*end != '\0') return TL_ERR_PARSE;
-    if (v > ((unsigned long long)INT64_MAX >> shift)) return TL_ERR_PARSE;
-    *out = (int64_t)(v << shift);
-    return TL_OK;
-}
-
-tl_status tl_opts_parse_double(const char *text, double *out)
-{
-    if (!text || !*text || isspace((unsigned char)*text)) return TL_ERR_PARSE;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    /* beyond a double either way: 1e400, and 1e-400, which would be read as 0
-     * (--rtol 1e-400 turned a solve into a fixed-iteration benchmark), and
-     * a subnormal (1e-310), which keeps fewer digits than typed */
-    if (errno == ERANGE) return TL_ERR_PARSE; /* errno stays ERANGE: store() says so */
-    if (end == text || *end != '\0' || !isfinite(v)) return TL_ERR_PARSE;
-    /* strtod reads C99 hexadecimal floats too (0x1p-3): no user of a
-     * tolerance or a size means one, and a typo like "0x5" would run */
-    const char *digits = text + (*text == '+' || *text == '-');
-    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) return TL_ERR_PARSE;
-    *out = v;
-    return TL_OK;
-}
-
-int tl_opts_choice_index(const char *choices, const char *value)
-{
-    if (!choices || !value) return -1;
-    size_t vlen = strlen(value);
-    int idx = 0;
-    for (const char *p = choices;; idx++) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == vlen && strncmp(p, value, len) == 0) return idx;
-        if (!bar) return -1;
-        p = bar + 1;
-    }
-}
-
-static int parse_bool(const char *text, int *out)
-{
-    static const char *const yes[] = {"1", "yes", "true", "on"};
-    static const char *const no[] = {"0", "no", "false", "off"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcmp(text, yes[i]) == 0) { *out = 1; return 0; }
-        if (strcmp(text, no[i]) == 0) { *out = 0; return 0; }
-    }
-    return -1;
-}
-
-/* ---- storing ------------------------------------------------------------- */
-
-static void *field(const tl_optgroup *g, const tl_option *o) { return (char *)g->dst + o->offset; }
-
-static int has_range(const tl_option *o) { return o->min < o->max; }
-
-const char *tl_opts_enum_name(const tl_option *o, int i)
-{
-    if (!o->table || i < 0 || i >= o->table_count) return NULL;
-    return *(const char *const *)((const char *)o->table + (size_t)i * o->table_stride);
-}
-
-const char *tl_opts_enum_choices(const tl_option *o, char *buf, size_t n)
-{
-    size_t len = 0;
-    if (n) buf[0] = '\0';
-    for (int i = 0; i < o->table_count && len < n; i++) {
-        int w = snprintf(buf + len, n - len, "%s%s", i ? "|" : "", tl_opts_enum_name(o, i));
-        if (w < 0) break;
-        len += (size_t)w;
-    }
-    return buf;
-}
-
-static int enum_index(const tl_option *o, const char *text)
-{
-    for (int i = 0; i < o->table_count; i++) {
-        const char *name = tl_opts_enum_name(o, i);
-        if (name && text && strcmp(name, text) == 0) return i;
-    }
-    return -1;
-}
-
-/* A count option (count_of) typed with a byte unit ("64KB", "1KiB"),
- * parsed to v: why says both readings; 1 when refused. */
-static int count_in_bytes(const tl_option *o, const char *text, int64_t v, char *why, size_t nwhy)
-{
-    size_t n = strlen(text);
-    if (!o->count_of || o->count_bytes <= 0 || n < 2 || text[n - 1] != 'B') return 0;
-    size_t unit = text[n - 2] == 'i' ? 2 : 1; /* "KiB" or "KB" */
-    snprintf(why, nwhy, "a count of %s, not bytes: give %.*s for %lld %s, or %lld for %lld bytes", o->count_of,
-             (int)(n - unit), text, (long long)v, o->count_of, (long long)(v / o->count_bytes), (long long)v);
-    return 1;
-}
-
-/* Stores `text` into o's field when valid; otherwise says why in `why`
- * ("out of range ..." / "expected one of ..." are shown to the user, the
- * other reasons stand behind the one documented form) and stores nothing. */
-static tl_status store(const tl_optgroup *g, const tl_option *o, const char *text, char *why, size_t nwhy)
-{
-    why[0] = '\0';
-    switch (o->type) {
-    case TL_OPT_FLAG: {
-        int b = 0;
-        if (parse_bool(text, &b) != 0) {
-            snprintf(why, nwhy, "expected 0|1|yes|no");
-            return TL_ERR_PARSE;
-        }
-        *(int *)field(g, o) = b;
-        return TL_OK;
-    }
-    case TL_OPT_INT:
-    case TL_OPT_SIZE: {
-        int64_t v = 0;
-        tl_status st = o->type == TL_OPT_INT ? tl_opts_parse_int(text, &v) : tl_opts_parse_size(text, &v);
-        if (st != TL_OK) {
-            snprintf(why, nwhy, "%s", o->type == TL_OPT_INT ? "not an integer" : "not a size (N, NK, NM, NG)");
-            return TL_ERR_PARSE;
-        }
-        if (has_range(o) && ((double)v < o->min || (double)v > o->max)) {
-            snprintf(why, nwhy, "out of range [%.15g, %.15g]", o->min, o->max);
-            return TL_ERR_INVAL;
-        }
-        if (o->type == TL_OPT_SIZE && count_in_bytes(o, text, v, why, nwhy)) return TL_ERR_INVAL;
-        *(int64_t *)field(g, o) = v;
-        return TL_OK;
-    }
-    case TL_OPT_DOUBLE: {
-        double v = 0;
-        if (tl_opts_parse_double(text, &v) != TL_OK) {
-            /* 1e-310 is below a normal double, not beyond every double */
-            const int range = errno == ERANGE, small = range && fabs(strtod(text, NULL)) < 1;
-            snprintf(why, nwhy, !range ? "not a number"
-                                : small ? "below the smallest normal double (2.2e-308 in magnitude)"
-                                        : "beyond the range of a double (1.8e308 in magnitude)");
-            return TL_ERR_PARSE;
-        }
-        if (has_range(o) && (v < o->min || v > o->max)) {
-            snprintf(why, nwhy, "out of range [%.15g, %.15g]", o->min, o->max);
-            return TL_ERR_INVAL;
-        }
-        *(double *)field(g, o) = v;
-        return TL_OK;
-    }
-    case TL_OPT_ENUM: {
-        int i = enum_index(o, text);
-        if (i < 0) {
-            size_t len = (size_t)snprintf(why, nwhy, "expected one of ");
-            if (len < nwhy) tl_opts_enum_choices(o, why + len, nwhy - len);
-            return TL_ERR_INVAL;
-        }
-        *(int *)field(g, o) = i;
-        return TL_OK;
-    }
-    case TL_OPT_STRING:
-        *(const char **)field(g, o) = text;
-        return TL_OK;
-    }
-    snprintf(why, nwhy, "unknown option type %d", (int)o->type);
-    return TL_ERR_INVAL;
-}
-
-static void clear(const tl_optgroup *g, const tl_option *o)
-{
-    switch (o->type) {
-    case TL_OPT_FLAG: *(int *)field(g, o) = 0; break;
-    case TL_OPT_INT:
-    case TL_OPT_SIZE: *(int64_t *)field(g, o) = 0; break;
-    case TL_OPT_DOUBLE: *(double *)field(g, o) = 0.0; break;
-    case TL_OPT_STRING: *(const char **)field(g, o) = NULL; break;
-    case TL_OPT_ENUM: *(int *)field(g, o) = 0; break;
-    }
-}
-
-tl_status tl_opts_defaults(const tl_optspec *spec)
-{
-    for (size_t gi = 0; gi < spec->ngroups; gi++) {
-        const tl_optgroup *g = &spec->groups[gi];
-        for (size_t i = 0; i < g->nopts; i++) {
-            const tl_option *o = &g->opts[i];
-            clear(g, o);
-            if (!o->def) continue;
-            char why[1024];
-            /* a bad default is a bug in the program's table, not user input */
-            if (store(g, o, o->def, why, sizeof why) != TL_OK)
-                return TL_FAIL(TL_ERR_INVAL, "%s: internal error: the default of --%s, '%s', is invalid: %s",
-                               spec->program, o->name, o->def, why);
-        }
-    }
-    return TL_OK;
-}
 
 /* ---- lookup -------------------------------------------------------------- */
 
@@ -356,9 +134,9 @@ static int long_option(const tl_optspec *spec, const char *name, found *f, const
         }
         if (neg.o && neg.o->type == TL_OPT_FLAG) {
             if (neg.by_alias) alias_note(spec, name + 3, len - 3, neg.o);
-            *(int *)field(neg.g, neg.o) = 0;
+            *(int *)tl_opts_field(neg.g, neg.o) = 0;
             typed[*ngiven] = neg.by_alias ? name + 3 : NULL;
-            given[(*ngiven)++] = field(neg.g, neg.o);
+            given[(*ngiven)++] = tl_opts_field(neg.g, neg.o);
             return ARG_NEXT;
         }
     }
@@ -406,7 +184,7 @@ static const tl_option *option_at(const tl_optspec *spec, const void *field_ptr)
 {
     for (size_t g = 0; g < spec->ngroups; g++)
         for (size_t i = 0; i < spec->groups[g].nopts; i++)
-            if (field(&spec->groups[g], &spec->groups[g].opts[i]) == field_ptr) return &spec->groups[g].opts[i];
+            if (tl_opts_field(&spec->groups[g], &spec->groups[g].opts[i]) == field_ptr) return &spec->groups[g].opts[i];
     return NULL;
 }
 
@@ -480,8 +258,8 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
         if (act == ARG_NEXT) continue;
         typed[ngiven] = f.by_alias ? arg + 2 : NULL;
         if (f.o->type == TL_OPT_FLAG && !value) {
-            *(int *)field(f.g, f.o) = 1;
-            given[ngiven++] = field(f.g, f.o);
+            *(int *)tl_opts_field(f.g, f.o) = 1;
+            given[ngiven++] = tl_opts_field(f.g, f.o);
             continue;
         }
         if (!value) {
@@ -500,11 +278,11 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
             value = argv[++i];
         }
         char why[1024];
-        if (store(f.g, f.o, value, why, sizeof why) != TL_OK) {
+        if (tl_opts_store(f.g, f.o, value, why, sizeof why) != TL_OK) {
             st = bad_value(spec, shown, value, why);
             goto done;
         }
-        given[ngiven++] = field(f.g, f.o);
+        given[ngiven++] = tl_opts_field(f.g, f.o);
     }
 
     if (npos < spec->min_positional) {
@@ -550,235 +328,4 @@ int tl_opts_given(const tl_optresult *res, const void *field_ptr)
     for (int i = 0; i < res->ngiven; i++)
         if (res->given[i] == field_ptr) return 1;
     return 0;
-}
-
-/* ---- help and echo --------------------------------------------------------- */
-
-static void format_value(const tl_optgroup *g, const tl_option *o, char *buf, size_t n)
-{
-    switch (o->type) {
-    case TL_OPT_FLAG: snprintf(buf, n, "%d", *(const int *)field(g, o)); break;
-    case TL_OPT_INT:
-    case TL_OPT_SIZE: snprintf(buf, n, "%" PRId64, *(const int64_t *)field(g, o)); break;
-    case TL_OPT_DOUBLE: {
-        /* shortest text that reads back as the same double */
-        double v = *(const double *)field(g, o);
-        for (int prec = 6; prec <= 17; prec++) {
-            snprintf(buf, n, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v) break;
-        }
-        break;
-    }
-    case TL_OPT_STRING: {
-        const char *s = *(const char **)field(g, o);
-        snprintf(buf, n, "%s", s ? s : "");
-        break;
-    }
-    case TL_OPT_ENUM: {
-        const char *s = tl_opts_enum_name(o, *(const int *)field(g, o));
-        snprintf(buf, n, "%s", s ? s : "");
-        break;
-    }
-    }
-}
-
-/* Help lines: the option at the left, its text from column 32, words
- * wrapped before column 100 and nothing cut, however long a list of
- * choices or a text grows (a cut list hid the default kernel once). */
-enum { HELP_COL = 32, HELP_WIDTH = 100 };
-
-static void put_wrapped(FILE *out, const char *text, int col)
-{
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ') p++;
-        const char *w = p;
-        while (*p && *p != ' ') p++;
-        int wl = (int)(p - w);
-        if (wl == 0) break;
-        if (col > HELP_COL && col + 1 + wl > HELP_WIDTH) {
-            fprintf(out, "\n%*s", HELP_COL, "");
-            col = HELP_COL;
-        } else if (col > HELP_COL) {
-            fputc(' ', out);
-            col++;
-        }
-        fprintf(out, "%.*s", wl, w);
-        col += wl;
-    }
-    fputc('\n', out);
-}
-
-/* A help text that gives its own default ("[16]; energy: [64]"): a
- * bracket after a blank or first. One inside a word is syntax
- * (gen:KIND:N[:PECLET], trilap[:T]), and hid the table's default. */
-static int states_default(const char *help)
-{
-    return help && (help[0] == '[' || strstr(help, " ["));
-}
-
-static void help_line(FILE *out, char short_name, const char *lhs_long, const char *lhs_arg,
-                      const char *help, const char *choices, const char *def)
-{
-    int col = short_name ? fprintf(out, "  -%c, --%s", short_name, lhs_long) : fprintf(out, "      --%s", lhs_long);
-    if (lhs_arg) col += fprintf(out, " %s", lhs_arg);
-    if (col > HELP_COL - 2) {
-        fputc('\n', out);
-        col = 0;
-    }
-    fprintf(out, "%*s", HELP_COL - col, "");
-    /* one text, then wrapped: help, the choices where the metavar hid them,
-     * and the default in brackets unless the text states its own */
-    size_t n = strlen(help ? help : "") + (choices ? strlen(choices) + 3 : 0) + (def ? strlen(def) + 3 : 0) + 1;
-    char *text = malloc(n);
-    if (!text) {
-        fprintf(out, "%s\n", help ? help : "");
-        return;
-    }
-    size_t len = (size_t)snprintf(text, n, "%s", help ? help : "");
-    if (choices) len += (size_t)snprintf(text + len, n - len, "%s(%s)", len ? " " : "", choices);
-    if (def && !states_default(help)) snprintf(text + len, n - len, "%s[%s]", len ? " " : "", def);
-    put_wrapped(out, text, HELP_COL);
-    free(text);
-}
-
-void tl_opts_print_help(const tl_optspec *spec, FILE *out)
-{
-    fprintf(out, "usage: %s%s%s %s\n", spec->program, spec->command ? " " : "", spec->command ? spec->command : "",
-            spec->usage ? spec->usage : "[options]");
-    if (spec->purpose) fprintf(out, "%s\n", spec->purpose);
-    for (size_t gi = 0; gi < spec->ngroups; gi++) {
-        const tl_optgroup *g = &spec->groups[gi];
-        if (g->nopts == 0) continue; /* a shared group this command takes nothing of */
-        fprintf(out, "\n%s:\n", g->title ? g->title : "Options");
-        for (size_t i = 0; i < g->nopts; i++) {
-            const tl_option *o = &g->opts[i];
-            char *list = NULL;
-            const char *def = o->def, *choices = NULL, *arg = NULL;
-            if (o->type == TL_OPT_ENUM) {
-                size_t n = 1;
-                for (int k = 0; k < o->table_count; k++) n += strlen(tl_opts_enum_name(o, k)) + 1;
-                list = malloc(n);
-                if (list) choices = tl_opts_enum_choices(o, list, n);
-            }
-            if (o->type == TL_OPT_FLAG) {
-                int on = 0;
-                def = (o->def && parse_bool(o->def, &on) == 0 && on) ? "on" : "off";
-            } else {
-                arg = o->metavar ? o->metavar
-                      : choices ? choices
-                      : o->type == TL_OPT_DOUBLE ? "X"
-                      : o->type == TL_OPT_STRING ? "S" : "N";
-            }
-            help_line(out, o->short_name, o->name, arg, o->help, choices && o->metavar ? choices : NULL, def);
-            free(list);
-        }
-    }
-    fprintf(out, "\nGeneral:\n");
-    help_line(out, 'h', "help", NULL, "show this help and exit", NULL, NULL);
-    help_line(out, 0, "version", NULL, "print the version and git commit and exit", NULL, NULL);
-    help_line(out, 0, "debug", NULL,
-              "errors name the source file and line, the failing check and the call frames (as TRILAP_DEBUG=1)",
-              NULL, NULL);
-}
-
-void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix)
-{
-    const char *prefix = line_prefix ? line_prefix : "# opt: ";
-    for (size_t gi = 0; gi < spec->ngroups; gi++) {
-        const tl_optgroup *g = &spec->groups[gi];
-        for (size_t i = 0; i < g->nopts; i++) {
-            const tl_option *o = &g->opts[i];
-            char val[64];
-            fprintf(out, "%s%s=", prefix, o->name);
-            /* a string whole, on its one line: a path is not cut at 255
-             * bytes, and a newline in a label does not start a line of
-             * data under the prefix (it is written as a space, as the
-             * trace's metadata writes it) */
-            const char *s = o->type == TL_OPT_STRING ? *(const char *const *)field(g, o) : NULL;
-            if (o->type != TL_OPT_STRING) format_value(g, o, val, sizeof val);
-            for (const char *c = o->type == TL_OPT_STRING ? (s ? s : "") : val; *c; c++)
-                fputc(*c == '\n' || *c == '\r' ? ' ' : *c, out);
-            fputc('\n', out);
-        }
-    }
-}
-
-const char *tl_opts_string_of(const tl_optspec *spec, const char *name)
-{
-    for (size_t g = 0; g < spec->ngroups; g++)
-        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
-            const tl_option *o = &spec->groups[g].opts[i];
-            if (o->type == TL_OPT_STRING && !strcmp(o->name, name))
-                return *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
-        }
-    return NULL;
-}
-
-/* The path of string option o in spec's group g, or NULL */
-static const char *string_at(const tl_optspec *spec, size_t g, const tl_option *o)
-{
-    return *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
-}
-
-/* The outputs named in `files` or `folders` (which == 0: files, 1:
- * folders), fn called with each set one's --name and path until it
- * answers non-zero, which it returns */
-static int each_output(const tl_optspec *spec, const char *files, const char *folders,
-                       int (*fn)(const tl_optspec *, const char *what, const char *path, int folder, void *),
-                       void *arg)
-{
-    for (size_t g = 0; g < spec->ngroups; g++)
-        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
-            const tl_option *o = &spec->groups[g].opts[i];
-            int folder = tl_opts_choice_index(folders, o->name) >= 0;
-            if (o->type != TL_OPT_STRING || (!folder && tl_opts_choice_index(files, o->name) < 0)) continue;
-            const char *path = string_at(spec, g, o);
-            if (!path) continue;
-            char what[64];
-            snprintf(what, sizeof what, "--%s", o->name);
-            int rc = fn(spec, what, path, folder, arg);
-            if (rc) return rc;
-        }
-    return 0;
-}
-
-static int output_clashes(const tl_optspec *spec, const char *what, const char *path, int folder, void *seen)
-{
-    return !folder && tl_out_set_add(seen, spec->program, what, path) ? 2 : 0;
-}
-
-static int output_unwritable(const tl_optspec *spec, const char *what, const char *path, int folder, void *arg)
-{
-    (void)spec;
-    (void)arg;
-    return tl_out_check_as(what, folder ? tl_out_check_folder : tl_out_check, path) != TL_OK;
-}
-
-/* each_output's answer to the first output given an empty name: 1 for a
- * file, 2 for a folder (its name into *arg) */
-static int output_empty(const tl_optspec *spec, const char *what, const char *path, int folder, void *arg)
-{
-    (void)spec;
-    if (*path) return 0;
-    snprintf(arg, 64, "%s", what + 2);
-    return folder ? 2 : 1;
-}
-
-const char *tl_opts_empty_output(const tl_optspec *spec, const char *files, const char *folders, int *folder,
-                                 char name[64])
-{
-    int rc = each_output(spec, files, folders, output_empty, name);
-    if (folder) *folder = rc == 2;
-    return rc ? name : NULL;
-}
-
-int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders)
-{
-    /* the clash first: it is the command line's whatever the file system
-     * holds (two outputs at one path under a folder that cannot be made
-     * are still two outputs at one path) */
-    tl_out_set seen = {0};
-    int rc = each_output(spec, files, folders, output_clashes, &seen);
-    return rc ? rc : each_output(spec, files, folders, output_unwritable, NULL);
 }

@@ -53,6 +53,7 @@ test_reliability_interrupt_DEPS := runtime
 # with the sanitizers.
 FUZZ_AN_SRC := $(filter-out analysis/main.c,$(analysis_C)) probes/trace.c probes/trace_read.c probes/trace_write.c \
   runtime/error.c runtime/role.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/hostmem.c runtime/options.c \
+  runtime/options_values.c runtime/options_store.c runtime/options_help.c runtime/options_outputs.c \
   runtime/clock.c runtime/progress.c runtime/gzin.c runtime/dl.c
 FUZZ_TRACE := $(BUILD)/fuzz/fuzz_trace
 FUZZ_NSYS := $(BUILD)/fuzz/fuzz_nsys
