@@ -1,5 +1,6 @@
 MODULES += solvers
 solvers_C := solvers/matrix/csr.c solvers/matrix/outfile.c solvers/matrix/mmio.c solvers/matrix/binfmt.c solvers/matrix/gen.c solvers/dist/partition.c
+solvers_C += solvers/matrix/mmio_src.c solvers/matrix/mmio_lex.c solvers/matrix/mmio_header.c solvers/matrix/mmio_vector.c solvers/matrix/mmio_write.c
 solvers_C += solvers/dist/dist.c solvers/dist/halo.c
 PROGRAMS += trilap-matgen
 trilap-matgen_C := solvers/driver/matgen_main.c
@@ -34,7 +35,8 @@ test_download_DEPS := solvers runtime
 # `make fuzz`, and built with the tests when available so test_fuzz_mmio
 # can run it.
 FUZZ_MMIO := $(BUILD)/fuzz/fuzz_mmio
-FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c runtime/out.c runtime/tmpfile.c runtime/hostmem.c \
+FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/mmio_src.c solvers/matrix/mmio_lex.c solvers/matrix/mmio_header.c \
+  solvers/matrix/mmio_vector.c solvers/matrix/mmio_write.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c runtime/out.c runtime/tmpfile.c runtime/hostmem.c \
   runtime/gzin.c
 $(FUZZ_MMIO): $(call fuzz_objs,$(FUZZ_MMIO_SRC))
 	$(say) FUZZ $@
