@@ -573,6 +573,11 @@ static int group_peers(const tl_kt_trace *t, uint32_t group_ranks, char *out, si
     return 1;
 }
 
+/* The peers lines a trace gets, at most: `import` writes them among an
+ * imported rank's metadata, of which the trace reader keeps 512 lines
+ * (probes/trace_read.c); its other keys take 16 at most. */
+enum { KT_MAX_PEERS_LINES = 480 };
+
 /* Each channel of the rank's sends and recvs (tl_kt_comm_key) once, as a
  * peers.<i> line naming its other end (probes/trace.h): every command then
  * pairs the channel's operations with that rank alone (match.c), where the
@@ -581,7 +586,12 @@ static int group_peers(const tl_kt_trace *t, uint32_t group_ranks, char *out, si
  * group's others: an all_reduce of a tensor-parallel group {0, 2} pairs on
  * ranks 0 and 2 (before, a key ranks 1 and 3 lack was unmatched on every
  * rank), and so does a send or batch whose other end is unsaid (match.c
- * notes that pairing, as it did the one across every rank). */
+ * notes that pairing, as it did the one across every rank). Only lines a
+ * trace file holds whole: a value of TL_TRACE_MAX_TEXT bytes at most (a
+ * group of some 3,400 ranks), KT_MAX_PEERS_LINES lines; an operation past
+ * them is paired across every rank, as without its group's ranks, here as
+ * in its import (before, `import` wrote them, and reading them back was
+ * refused: a line cut, or more than 512). */
 static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, tl_an_nsys_meta_fn mfn,
                              void *user)
 {
@@ -608,9 +618,11 @@ static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, t
         value[0] = '\0';
         if (cm.peer >= 0) snprintf(value, cap, "%d", cm.peer);
         else if (!group_peers(t, cm.group_ranks, value, cap)) continue;
-        snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", lines++);
         snprintf(value + strlen(value), 300, " %s", key);
+        if (strlen(value) > TL_TRACE_MAX_TEXT) continue;
+        snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", lines++);
         TL_TRYGOTO(mfn(user, line, value), st, fail);
+        if (lines == KT_MAX_PEERS_LINES) break;
     }
 fail:
     free(value);
