@@ -142,6 +142,17 @@ static void rpc_take(rpc_walk *w, const tl_kt_op *o, size_t k)
     w->pend_k = k;
 }
 
+/* The other rank of a process group of two holding this rank ("Process
+ * Group Ranks" [a, b], a name id), -1 else: a send or recv there that
+ * names no rank can only be with it. */
+static int pair_other(const tl_kt_trace *t, uint32_t group_ranks)
+{
+    const char *list = group_ranks ? tl_an_names_get(t->names, group_ranks) : NULL;
+    int a = tl_kt_group_rank(list, 0), b = tl_kt_group_rank(list, 1);
+    if (b < 0 || tl_kt_group_rank(list, 2) >= 0) return -1;
+    return a == t->rank ? b : b == t->rank ? a : -1;
+}
+
 /* The ends of a send or recv, global ranks, where the trace names its
  * other end and its own rank (distributedInfo): record_param_comms' Dst
  * Rank / Src Rank, else nccl:*'s ranks in the group through the group's
@@ -156,13 +167,22 @@ static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk 
     const char *list = out->group_ranks ? tl_an_names_get(t->names, out->group_ranks) : NULL;
     if (peer < 0 && nccl && nccl->peer_local >= 0) {
         if (tl_kt_group_rank(list, nccl->self_local) == t->rank) peer = tl_kt_group_rank(list, nccl->peer_local);
-    } else if (peer < 0 && tl_kt_group_rank(list, 2) < 0) {
-        int a = tl_kt_group_rank(list, 0), b = tl_kt_group_rank(list, 1);
-        if (b >= 0) peer = a == t->rank ? b : b == t->rank ? a : -1;
+    } else if (peer < 0) {
+        peer = pair_other(t, out->group_ranks);
     }
     if (peer < 0 || peer >= t->world || peer == t->rank) return;
     out->peer = peer;
     snprintf(out->chan, sizeof out->chan, "%d->%d", send ? t->rank : peer, send ? peer : t->rank);
+}
+
+/* Whether ix place p is a record of a send or recv of a batch launched
+ * by thread tid: record_param_comms of a send or recv (no nccl:* op). */
+static int batch_record(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t p, int64_t tid)
+{
+    const tl_kt_op *o = &t->ops[ix->at[p]];
+    const char *coll = o->coll ? tl_an_names_get(t->names, o->coll) : "";
+    return o->tid == tid && strncmp(tl_an_names_get(t->names, o->name), "nccl:", 5) != 0 &&
+           (!strcmp(coll, "send") || !strcmp(coll, "recv"));
 }
 
 /* The ends of a batch (batch_isend_irecv; a pipeline's schedule batches
@@ -171,26 +191,32 @@ static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk 
  * naming the other end (Dst Rank / Src Rank), and launches the group's
  * kernel under nccl:coalesced. So the batch is the record_param_comms of
  * sends and recvs the thread made since its previous nccl:* op or other
- * collective (ix place `at`: the nccl:coalesced op), taken where each
- * names its other end and all name the same one; a batch with two other
- * ranks, or an end unsaid, keeps no ends (paired across every rank, as
- * before). */
+ * collective (ix place `at`: the nccl:coalesced op), but those inside
+ * that nccl:* op (a record nested in its op, written after it, is the
+ * op's own), taken where each names its other end, or its process group
+ * is of two (pair_other), and all name the same one; a batch with two
+ * other ranks, or an end unsaid, keeps no ends (paired across its
+ * group). */
 static void batch_ends(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t at, tl_kt_comm *out)
 {
     if (!out->p2p || strcmp(out->op, "coalesced") != 0 || t->rank < 0 || t->world <= 0) return;
+    int64_t tid = t->ops[ix->at[at]].tid;
+    size_t from = at; /* the batch's records: ix places [from, at) */
+    while (from > 0 && batch_record(t, ix, from - 1, tid)) from--;
+    const tl_kt_op *before = from > 0 ? &t->ops[ix->at[from - 1]] : NULL;
+    double after = before && before->tid == tid ? before->ts_us + before->dur_us : -INFINITY;
     int peer = -1, sends = 0, recvs = 0, one = 1;
     int64_t bytes = 0;
     const tl_kt_op *pg = NULL;
-    for (size_t p = at; p-- > 0;) {
+    for (size_t p = at; p-- > from;) {
         const tl_kt_op *o = &t->ops[ix->at[p]];
-        if (o->tid != t->ops[ix->at[at]].tid || !strncmp(tl_an_names_get(t->names, o->name), "nccl:", 5)) break;
-        const char *coll = o->coll ? tl_an_names_get(t->names, o->coll) : "";
-        int send = !strcmp(coll, "send");
-        if (!send && strcmp(coll, "recv") != 0) break;
+        if (o->ts_us < after) break;
+        int send = !strcmp(tl_an_names_get(t->names, o->coll), "send");
+        int end = o->peer >= 0 ? o->peer : pair_other(t, o->group_ranks);
         if (!pg && o->pg) pg = o;
         if (!out->group_ranks) out->group_ranks = o->group_ranks;
-        one = one && o->peer >= 0 && o->peer < t->world && o->peer != t->rank && (peer < 0 || o->peer == peer);
-        peer = o->peer;
+        one = one && end >= 0 && end < t->world && end != t->rank && (peer < 0 || end == peer);
+        peer = end;
         sends += send;
         recvs += !send;
         bytes = bytes >= 0 && o->bytes >= 0 ? bytes + o->bytes : -1;
@@ -547,6 +573,11 @@ static int group_peers(const tl_kt_trace *t, uint32_t group_ranks, char *out, si
     return 1;
 }
 
+/* The peers lines a trace gets, at most: `import` writes them among an
+ * imported rank's metadata, of which the trace reader keeps 512 lines
+ * (probes/trace_read.c); its other keys take 16 at most. */
+enum { KT_MAX_PEERS_LINES = 480 };
+
 /* Each channel of the rank's sends and recvs (tl_kt_comm_key) once, as a
  * peers.<i> line naming its other end (probes/trace.h): every command then
  * pairs the channel's operations with that rank alone (match.c), where the
@@ -555,7 +586,12 @@ static int group_peers(const tl_kt_trace *t, uint32_t group_ranks, char *out, si
  * group's others: an all_reduce of a tensor-parallel group {0, 2} pairs on
  * ranks 0 and 2 (before, a key ranks 1 and 3 lack was unmatched on every
  * rank), and so does a send or batch whose other end is unsaid (match.c
- * notes that pairing, as it did the one across every rank). */
+ * notes that pairing, as it did the one across every rank). Only lines a
+ * trace file holds whole: a value of TL_TRACE_MAX_TEXT bytes at most (a
+ * group of some 3,400 ranks), KT_MAX_PEERS_LINES lines; an operation past
+ * them is paired across every rank, as without its group's ranks, here as
+ * in its import (before, `import` wrote them, and reading them back was
+ * refused: a line cut, or more than 512). */
 static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, tl_an_nsys_meta_fn mfn,
                              void *user)
 {
@@ -582,9 +618,11 @@ static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, t
         value[0] = '\0';
         if (cm.peer >= 0) snprintf(value, cap, "%d", cm.peer);
         else if (!group_peers(t, cm.group_ranks, value, cap)) continue;
-        snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", lines++);
         snprintf(value + strlen(value), 300, " %s", key);
+        if (strlen(value) > TL_TRACE_MAX_TEXT) continue;
+        snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", lines++);
         TL_TRYGOTO(mfn(user, line, value), st, fail);
+        if (lines == KT_MAX_PEERS_LINES) break;
     }
 fail:
     free(value);

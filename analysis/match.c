@@ -369,23 +369,59 @@ static size_t whole_once(const rank_ops *ro, size_t nf, const peered_key *pk)
     return whole;
 }
 
+/* A (group, key)'s first operation on rank file f, at i in its list. */
+typedef struct key_at {
+    const rop *x;
+    size_t f, i;
+} key_at;
+
+static int cmp_key_at(const void *a, const void *b)
+{
+    const key_at *p = a, *q = b;
+    if (p->x->group != q->x->group) return p->x->group < q->x->group ? -1 : 1;
+    if (p->x->key != q->x->key) return p->x->key < q->x->key ? -1 : 1;
+    if (p->f != q->f) return p->f < q->f ? -1 : 1;
+    return p->i < q->i ? -1 : p->i > q->i;
+}
+
+static int cmp_first_at(const void *a, const void *b)
+{
+    const key_at *p = a, *q = b;
+    if (p->f != q->f) return p->f < q->f ? -1 : 1;
+    return p->i < q->i ? -1 : p->i > q->i;
+}
+
 /* The (group, key)s whose peers some trace names, each once, in *keys:
- * the first operation of each on the first file that has it. */
+ * the first operation of each on the first file that has it, in the order
+ * of the files and their lists. Every file's (group, key)s sorted
+ * together: each was looked for among those kept before it, quadratic in
+ * a Kineto trace's (step, operation)s (1000 steps of 40 operations of a
+ * process group of two: 2.4 s where the whole world's took 0.6 s). */
 static tl_status peered_keys(const rank_ops *ro, size_t nf, const rop ***keys, size_t *nkeys)
 {
-    size_t cap = 0;
+    size_t n = 0, m = 0;
+    for (size_t f = 0; f < nf; f++) n += ro[f].n;
+    key_at *all = malloc((n ? n : 1) * sizeof *all);
     *keys = NULL;
     *nkeys = 0;
+    TL_CHECK(all, TL_ERR_NOMEM, "%zu operations", n);
+    n = 0;
     for (size_t f = 0; f < nf; f++)
-        for (size_t i = 0, hi; i < ro[f].n; i = hi) {
-            const rop *x = &ro[f].v[i];
-            for (hi = i; hi < ro[f].n && ro[f].v[hi].group == x->group && ro[f].v[hi].key == x->key;) hi++;
-            size_t seen = 0;
-            while (seen < *nkeys && ((*keys)[seen]->group != x->group || (*keys)[seen]->key != x->key)) seen++;
-            if (seen < *nkeys || !key_peered(ro, nf, x)) continue;
-            TL_TRY(TL_AN_GROW(*keys, *nkeys, cap, "operation names"));
-            (*keys)[(*nkeys)++] = x;
-        }
+        for (size_t i = 0; i < ro[f].n; i++)
+            if (!i || ro[f].v[i - 1].group != ro[f].v[i].group || ro[f].v[i - 1].key != ro[f].v[i].key)
+                all[n++] = (key_at){&ro[f].v[i], f, i};
+    if (n) qsort(all, n, sizeof *all, cmp_key_at);
+    for (size_t j = 0; j < n; j++) {
+        int again = j && all[j - 1].x->group == all[j].x->group && all[j - 1].x->key == all[j].x->key;
+        if (!again && key_peered(ro, nf, all[j].x)) all[m++] = all[j];
+    }
+    if (m) qsort(all, m, sizeof *all, cmp_first_at);
+    *keys = malloc((m ? m : 1) * sizeof **keys);
+    if (*keys)
+        for (size_t j = 0; j < m; j++) (*keys)[j] = all[j].x;
+    free(all);
+    TL_CHECK(*keys, TL_ERR_NOMEM, "%zu operation names", m);
+    *nkeys = m;
     return TL_OK;
 }
 

@@ -119,6 +119,12 @@ HOST_TESTS += test_kineto_p2p
 test_kineto_p2p_DEPS := probes runtime
 $(BUILD)/tests/test_kineto_p2p: $(BIN)/trilap-analyze
 
+# a process group's operations paired on its ranks at a trace's sizes:
+# groups of thousands of ranks, ranks in hundreds of groups, many steps
+HOST_TESTS += test_kineto_groups
+test_kineto_groups_DEPS := probes runtime
+$(BUILD)/tests/test_kineto_groups: $(BIN)/trilap-analyze
+
 # point-to-point operations paired with the rank's peers (the trace's
 # peers.N metadata), and the peers trilap-solve and trilap-fdtd write
 HOST_TESTS += test_peers

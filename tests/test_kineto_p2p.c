@@ -26,6 +26,9 @@ typedef enum ends_style {
     ENDS_BATCH_SAID, /* the same, each send and recv's record_param_comms before it naming its other end;
                         stage 0 also receives from stage 1 (1F1B's send_forward_recv_backward) */
     ENDS_BATCH_TWO,  /* a batch whose sends go to two other ranks */
+    ENDS_BATCH_UNSAID, /* ENDS_BATCH_SAID's batch, its records naming no rank (PyTorch before Dst Rank / Src
+                          Rank), on a process group of two */
+    ENDS_SEND_THEN_BATCH, /* ENDS_GLOBAL's send or recv, then ENDS_BATCH_SAID's batch, in each step */
     ENDS_STYLES
 } ends_style;
 
@@ -73,14 +76,17 @@ static void nccl_kernel(text *t, int rank, long c, double launch, double start, 
 }
 
 /* The record_param_comms ProcessGroupNCCL makes of a send or recv inside
- * a batch (no nccl:send op), at `ts` us on the launching thread. */
+ * a batch (no nccl:send op), at `ts` us on the launching thread; end_key
+ * NULL: naming no rank. */
 static void batch_rpc(text *t, double ts, const char *coll, const char *end_key, int end, int group)
 {
+    char said[64] = "";
+    if (end_key) snprintf(said, sizeof said, ", \"%s\": %d", end_key, end);
     put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
            "\"ts\": %.1f, \"dur\": 3, \"args\": {\"Collective name\": \"%s\", \"Process Group Name\": \"%d\", "
            "\"Process Group Description\": \"pp\", \"Process Group Ranks\": \"[%d, %d]\", \"In msg nelems\": 1024, "
-           "\"dtype\": \"Float\", \"%s\": %d}}",
-        ts, coll, group, group - 1, group + 1, end_key, end);
+           "\"dtype\": \"Float\"%s}}",
+        ts, coll, group, group - 1, group + 1, said);
 }
 
 /* Rank r of four: pipelines {0, 2} (process group 1) and {1, 3} (group 2),
@@ -117,11 +123,21 @@ static void write_rank(const char *dir, int r, ends_style style)
                          dir_name, group, ranks);
         if (style == ENDS_GLOBAL)
             snprintf(rpc + w, sizeof rpc - (size_t)w, ", \"%s\": %d", stage ? "Src Rank" : "Dst Rank", peer);
-        if (style == ENDS_BATCH_SAID || style == ENDS_BATCH_TWO) {
+        if (style == ENDS_SEND_THEN_BATCH) {
+            /* the single op as ENDS_GLOBAL writes it: its record nested in its nccl:* op, started after it */
+            char single[600];
+            snprintf(single, sizeof single, "%s, \"%s\": %d", rpc, stage ? "Src Rank" : "Dst Rank", peer);
+            nccl_kernel(&t, r, 102 + i * 10, t0 + 40, t0 + 45, t0 + 70,
+                        "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", stage ? "nccl:recv" : "nccl:send",
+                        single);
+        }
+        if (style == ENDS_BATCH_SAID || style == ENDS_BATCH_TWO || style == ENDS_BATCH_UNSAID ||
+            style == ENDS_SEND_THEN_BATCH) {
+            int two = style == ENDS_BATCH_TWO, said = style != ENDS_BATCH_UNSAID;
             snprintf(op, sizeof op, "nccl:coalesced");
-            batch_rpc(&t, t0 + 80 + late, "send", "Dst Rank", style == ENDS_BATCH_SAID ? peer : (r + 1) % 4, group);
-            batch_rpc(&t, t0 + 90 + late, style == ENDS_BATCH_SAID ? "recv" : "send",
-                      style == ENDS_BATCH_SAID ? "Src Rank" : "Dst Rank", peer, group);
+            batch_rpc(&t, t0 + 80 + late, "send", said ? "Dst Rank" : NULL, two ? (r + 1) % 4 : peer, group);
+            batch_rpc(&t, t0 + 90 + late, two ? "send" : "recv", !said ? NULL : two ? "Dst Rank" : "Src Rank", peer,
+                      group);
         }
         nccl_kernel(&t, r, 100 + i * 10, t0 + 100 + late, t0 + 110 + late, t0 + 200,
                     style == ENDS_SUBGROUP_COLL ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
@@ -327,6 +343,10 @@ TL_TEST(batched_send_recv_is_p2p)
     free(o);
 }
 
+/* Each rank's batch keyed by its channels with its other end. */
+static const char *const batch_chan[4] = {"nccl:p2p 0->2, 2->0 ", "nccl:p2p 1->3, 3->1 ", "nccl:p2p 0->2, 2->0 ",
+                                           "nccl:p2p 1->3, 3->1 "};
+
 /* A batch with one other rank (1F1B's send_forward_recv_backward against
  * send_backward_recv_forward) is paired with that rank's batch by its
  * channels, read from the record_param_comms of its sends and recvs
@@ -336,9 +356,7 @@ TL_TEST(batched_send_recv_is_p2p)
 TL_TEST(batch_paired_with_its_other_end)
 {
     const char *dir = pipelines(ENDS_BATCH_SAID);
-    static const char *const chan[4] = {"nccl:p2p 0->2, 2->0 ", "nccl:p2p 1->3, 3->1 ", "nccl:p2p 0->2, 2->0 ",
-                                        "nccl:p2p 1->3, 3->1 "};
-    pipeline_waits_on(dir, chan, "nccl:p2p 8.2 kB 0->2, 2->0 on process group 1 (pp, ranks 0,2)");
+    pipeline_waits_on(dir, batch_chan, "nccl:p2p 8.2 kB 0->2, 2->0 on process group 1 (pp, ranks 0,2)");
     char *o = analyze("collectives", dir);
     const char *m = strstr(o, "# table: matched across ranks");
     TL_ASSERT_MSG(m && strstr(m, "     2 \"coalesced 0->2, 2->0\" \"1 (pp, ranks 0,2)\"           0     2     30.0 "
@@ -368,6 +386,33 @@ TL_TEST(batch_with_two_other_ranks_noted)
                       strstr(o, "name no other end or whose batch names two)") && !strstr(o, "nccl:p2p") &&
                       !strstr(o, "# unmatched"),
                   "%s", o);
+    free(o);
+}
+
+/* A batch whose records name no rank (PyTorch before Dst Rank / Src
+ * Rank) on a process group of two has one other end, the group's other
+ * rank, as a send there has: paired with that rank's batch by its
+ * channels. Before, it stayed nccl:coalesced of its group with the note
+ * that a rank's waiting may count ranks it does not exchange with (there
+ * are none in a group of two). */
+TL_TEST(batch_in_a_group_of_two_paired_by_its_channels)
+{
+    pipeline_waits_on(pipelines(ENDS_BATCH_UNSAID), batch_chan,
+                      "nccl:p2p 8.2 kB 0->2, 2->0 on process group 1 (pp, ranks 0,2)");
+}
+
+/* A batch after a send whose record nests in its nccl:send op (started
+ * after it, as this file writes every op) is its own two records: 8.2 kB
+ * over 0->2, 2->0, and the send keeps its record. Before, the send's
+ * record was the batch's too: "nccl:p2p 0->2 x2, 2->0", 12.3 kB. */
+TL_TEST(batch_after_a_send_leaves_it_its_record)
+{
+    const char *dir = pipelines(ENDS_SEND_THEN_BATCH);
+    pipeline_waits_on(dir, batch_chan, "nccl:p2p 8.2 kB 0->2, 2->0 on process group 1 (pp, ranks 0,2)");
+    char *o = analyze("overlap", dir);
+    long m = -1;
+    double w = waiting(o, 0, "nccl:p2p 0->2 on ", &m);
+    TL_ASSERT_MSG(m == 3 && w == 0.0, "the send: matched %ld, waiting %.1f us\n%s", m, w, o);
     free(o);
 }
 
@@ -401,4 +446,6 @@ TL_TEST(bad_dst_rank_refused)
 TL_TEST_MAIN(send_recv_paired_by_group_ranks_in_names, send_recv_paired_by_dst_and_src_rank,
              send_recv_paired_in_a_group_of_two, subgroup_collective_paired_within_its_group,
              import_writes_the_channels_peers, send_recv_without_ends_noted, batched_send_recv_is_p2p,
-             batch_paired_with_its_other_end, batch_with_two_other_ranks_noted, bad_dst_rank_refused)
+             batch_paired_with_its_other_end, batch_with_two_other_ranks_noted,
+             batch_in_a_group_of_two_paired_by_its_channels, batch_after_a_send_leaves_it_its_record,
+             bad_dst_rank_refused)
