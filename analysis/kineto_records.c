@@ -153,6 +153,21 @@ static int pair_other(const tl_kt_trace *t, uint32_t group_ranks)
     return a == t->rank ? b : b == t->rank ? a : -1;
 }
 
+/* The other end and the channels of this rank's `sends` sends to and
+ * `recvs` recvs from `peer`: "0->2", "0->2, 2->0", "0->2 x2", the channel
+ * from the lower rank first, so that both ends write the same text. */
+static void set_channels(const tl_kt_trace *t, int peer, int sends, int recvs, tl_kt_comm *out)
+{
+    char first[24] = "", second[24] = "";
+    int lo_sends = t->rank < peer;
+    int n1 = lo_sends ? sends : recvs, n2 = lo_sends ? recvs : sends;
+    int lo = lo_sends ? t->rank : peer, hi = lo_sends ? peer : t->rank;
+    if (n1) snprintf(first, sizeof first, n1 > 1 ? "%d->%d x%d" : "%d->%d", lo, hi, n1);
+    if (n2) snprintf(second, sizeof second, n2 > 1 ? "%d->%d x%d" : "%d->%d", hi, lo, n2);
+    snprintf(out->chan, sizeof out->chan, "%s%s%s", first, n1 && n2 ? ", " : "", second);
+    out->peer = peer;
+}
+
 /* The ends of a send or recv, global ranks, where the trace names its
  * other end and its own rank (distributedInfo): record_param_comms' Dst
  * Rank / Src Rank, else nccl:*'s ranks in the group through the group's
@@ -171,8 +186,7 @@ static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk 
         peer = pair_other(t, out->group_ranks);
     }
     if (peer < 0 || peer >= t->world || peer == t->rank) return;
-    out->peer = peer;
-    snprintf(out->chan, sizeof out->chan, "%d->%d", send ? t->rank : peer, send ? peer : t->rank);
+    set_channels(t, peer, send, !send, out);
 }
 
 /* Whether ix place p is a record of a send or recv of a batch launched
@@ -224,14 +238,7 @@ static void batch_ends(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t 
     /* the group is the batch's even where its ends are not one rank */
     if (pg && !strcmp(out->pg, "?")) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, pg->pg));
     if (peer < 0 || !one) return;
-    char first[24] = "", second[24] = "";
-    int lo_sends = t->rank < peer; /* the channel from the lower rank first: the same text at both ends */
-    int n1 = lo_sends ? sends : recvs, n2 = lo_sends ? recvs : sends;
-    int lo = t->rank < peer ? t->rank : peer, hi = t->rank < peer ? peer : t->rank;
-    if (n1) snprintf(first, sizeof first, n1 > 1 ? "%d->%d x%d" : "%d->%d", lo, hi, n1);
-    if (n2) snprintf(second, sizeof second, n2 > 1 ? "%d->%d x%d" : "%d->%d", hi, lo, n2);
-    snprintf(out->chan, sizeof out->chan, "%s%s%s", first, n1 && n2 ? ", " : "", second);
-    out->peer = peer;
+    set_channels(t, peer, sends, recvs, out);
     if (bytes >= 0) out->bytes = bytes;
 }
 
