@@ -217,7 +217,7 @@ static tl_status rank_rows(const tl_kt_trace *t, tl_an_meta *m, cstate *cs, rank
         r->bytes = known ? cm.bytes : -1;
         r->p2p = known ? cm.p2p : tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_P2P;
         snprintf(r->pg, sizeof r->pg, "%s", cs->nsys ? "-" : cm.pg);
-        char key[256];
+        char key[TL_KT_KEY_MAX];
         if (known) {
             if (cm.peer >= 0) snprintf(r->op, sizeof r->op, "%.20s %.42s", cm.op, cm.chan);
             else snprintf(r->op, sizeof r->op, "%s", cm.op);
