@@ -544,6 +544,14 @@ TL_TEST(grouped_unlike_at_the_two_ends_paired_by_messages)
     waits(o, 1, "nccl:p2p 1->0 on ", 3, 0.0);
     TL_ASSERT_MSG(!strstr(o, "# unmatched") && !strstr(o, "were paired across every rank"), "%s", o);
     free(o);
+    /* collectives says the same: rank 0's batch and its partners on rank 1, rank 1 last 50 us after */
+    o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    TL_ASSERT_MSG(m && strstr(m, "     2 \"coalesced 0->1, 1->0\" \"1 (pp, ranks 0-1)\"   0     2     50.0 50.0         1  "
+                                 "     50.0 yes") &&
+                      strstr(m, "     2 \"send 1->0\"            \"1 (pp, ranks 0-1)\"   0     2     50.0 50.0         1"),
+                  "%s", o);
+    free(o);
 }
 
 static const char *ring_of_four(void)
@@ -583,6 +591,17 @@ TL_TEST(interleaved_ring_waits_for_its_neighbours)
         TL_ASSERT_MSG(strstr(o, line), "'%s' not in\n%s", line, o);
     }
     TL_ASSERT_MSG(!strstr(o, "were paired across every rank"), "%s", o);
+    free(o);
+    /* collectives' matched table pairs them so too: each rank's batch with
+     * its partners (before: "coalesced", one row of all four a step) */
+    o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    static const char *const row[] = {
+        "     0 \"coalesced 0->1, 3->0\" \"1 (pp, ranks 0-3)\"   0     3      0.0  0.0         0        0.0 yes",
+        "     0 \"coalesced 0->1, 1->2\" \"1 (pp, ranks 0-3)\"   0     3     90.0 90.0         2        0.0 yes",
+        "     2 \"coalesced 2->3, 3->0\" \"1 (pp, ranks 0-3)\"   0     3     90.0 90.0         2        0.0 yes"};
+    for (size_t i = 0; i < sizeof row / sizeof row[0]; i++)
+        TL_ASSERT_MSG(m && strstr(m, row[i]) && strstr(m, "# 12 rows"), "'%s' not in\n%s", row[i], o);
     free(o);
 }
 
