@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "analysis/p2p_channels.h"
 
 /* What an event with a duration is, as far as the readers care. */
 typedef enum {
@@ -129,12 +130,14 @@ typedef struct tl_kt_comm {
     int64_t nelems;   /* -1 without */
     int64_t bytes;    /* the message, -1 without (nccl:*'s tensors, else record_param_comms') */
     int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
-    /* A send or recv, or a batch of them with one other rank, whose other
-     * end the trace names: that rank (global) and the channels, "0->1",
-     * "0->1, 1->0", "0->1 x2" (source->destination in order, each with its
-     * count past one); -1 and "" else */
+    /* A send or recv, or a batch of them, whose other ends the trace
+     * names (TL_AN_P2P_MAX_CHANNELS channels at most): an other end
+     * (global; the lowest of a batch's), its channels and their text,
+     * "0->1", "0->1, 1->0", "0->1 x2, 2->0" (tl_an_p2p_channels_write);
+     * -1 and "" else */
     int peer;
-    char chan[64];
+    tl_an_p2p_channels chans;
+    char chan[TL_AN_P2P_CHANNELS_TEXT];
     uint32_t group_ranks; /* the process group's "Process Group Ranks" (a name id), 0 where unsaid */
 } tl_kt_comm;
 /* The communication ops of a trace indexed for tl_kt_comm_of (built once
@@ -155,9 +158,12 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
  * at both ends, "nccl:p2p 0->1 on process group ...": NCCL delivers one
  * channel's messages in order, so the k-th of it on the sender is the k-th
  * on the receiver, while the k-th send of one rank and of another are
- * unrelated (tl_kt_emit names each rank's peers of it). A batch with one
- * other rank is its channels, "nccl:p2p 0->1, 1->0 on ...", the text its
- * other end's batch has. */
+ * unrelated (tl_kt_emit names each rank's peers of it). A batch is its
+ * channels, "nccl:p2p 0->1, 1->0 on ...", "nccl:p2p 0->1, 1->2 on ...":
+ * match.c pairs each with the operations holding the same-numbered
+ * messages of its channels at their other ends (p2p_channels.h), whatever
+ * their grouping. out: TL_KT_KEY_MAX bytes, which hold any channels'. */
+#define TL_KT_KEY_MAX 512
 void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n);
 /* The global rank of member `local` of a "Process Group Ranks" list
  * ("[0, 2, 4]"), -1 where the list does not hold it (shorter, cut, not a

@@ -36,6 +36,8 @@ typedef struct crow_out {
     int64_t launch, start, end; /* ns */
     int64_t waited;             /* ns of the delay spent behind `behind` */
     uint32_t key;               /* op and pg (tl_kt_comm_key) in cstate.keys: what pairs it */
+    uint32_t pgkey;             /* pg in cstate.keys: a channel-keyed row pairs by its messages within it */
+    tl_an_p2p_channels ch;      /* a send, recv or batch keyed by its channels (ch.n > 0): paired by messages */
     char op[64], pg[128], behind[112];
     int p2p;
     int outside;                /* launched outside --iter-range: it only counts toward the clock offsets */
@@ -217,10 +219,12 @@ static tl_status rank_rows(const tl_kt_trace *t, tl_an_meta *m, cstate *cs, rank
         r->bytes = known ? cm.bytes : -1;
         r->p2p = known ? cm.p2p : tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_P2P;
         snprintf(r->pg, sizeof r->pg, "%s", cs->nsys ? "-" : cm.pg);
-        char key[256];
+        char key[TL_KT_KEY_MAX];
         if (known) {
             if (cm.peer >= 0) snprintf(r->op, sizeof r->op, "%.20s %.42s", cm.op, cm.chan);
             else snprintf(r->op, sizeof r->op, "%s", cm.op);
+            if (cm.peer >= 0) r->ch = cm.chans;
+            TL_TRYGOTO(tl_an_names_intern(cs->keys, cm.pg, &r->pgkey), st, fail);
             tl_kt_comm_key(&cm, key, sizeof key);
         } else {
             /* the short name every table shows, and whole in the key: two
@@ -421,6 +425,109 @@ static const char *step_say(int64_t step, int64_t seq, char *buf, size_t n)
     return buf;
 }
 
+/* The channel-keyed rows paired by their messages (tl_an_p2p_channels_pair,
+ * as match.c pairs them for overlap and diagnose): pp over them in row
+ * order, row[j] the row of the j-th. */
+typedef struct channel_pairs {
+    tl_an_p2p_pairs pp;
+    size_t *row;
+} channel_pairs;
+
+static void channel_pairs_free(channel_pairs *cp)
+{
+    tl_an_p2p_pairs_free(&cp->pp);
+    free(cp->row);
+    cp->row = NULL;
+}
+
+static tl_status channel_pairs_build(const crow_out *r, size_t n, const rank_conc *rc, size_t nr, channel_pairs *cp)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) m += r[i].ch.n > 0;
+    tl_an_p2p_op *op = malloc((m ? m : 1) * sizeof *op);
+    int *rank = malloc((nr ? nr : 1) * sizeof *rank);
+    uint8_t *cut = calloc(nr ? nr : 1, 1);
+    cp->row = malloc((m ? m : 1) * sizeof *cp->row);
+    tl_status st = TL_OK;
+    TL_CHECKGOTO(op && rank && cut && cp->row, TL_ERR_NOMEM, st, fail, "%zu point-to-point operations", m);
+    for (size_t k = 0; k < nr; k++) rank[k] = rc[k].rank;
+    m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!r[i].ch.n) continue;
+        size_t f = 0;
+        while (f < nr && rc[f].rank != r[i].rank) f++;
+        op[m] = (tl_an_p2p_op){.file = f, .group = r[i].step, .pg = r[i].pgkey, .launch = r[i].launch,
+                               .start = r[i].start, .ch = r[i].ch};
+        cp->row[m++] = i;
+    }
+    TL_TRYGOTO(tl_an_p2p_channels_pair(op, m, rank, cut, nr, &cp->pp), st, fail);
+fail:
+    free(op);
+    free(rank);
+    free(cut);
+    return st;
+}
+
+/* One row of the matched table: the operation of rows who[0..nwho) (who[0]
+ * names it); by_messages: who[0]'s operation with its partners, which ran
+ * together where each partner overlaps it (not each other), as match.c
+ * says; else where the last start is before the first end. *worst: the
+ * largest skew of a match that ran together, at r[*worst_i]. */
+static tl_status matched_row(tl_an_table *m, const crow_out *r, const rank_conc *rc, size_t nr, const size_t *who,
+                             size_t nwho, int by_messages, int64_t *worst, size_t *worst_i)
+{
+    size_t i = who[0];
+    int last = r[i].rank;
+    int64_t s0 = INT64_MAX, s1 = INT64_MIN, a0 = INT64_MAX, a1 = INT64_MIN, e0 = INT64_MAX, e1 = INT64_MIN;
+    int64_t first_end = INT64_MAX, own = 0;
+    for (size_t p = 0; p < nwho; p++) {
+        size_t j = who[p];
+        int64_t off = 0;
+        for (size_t k = 0; k < nr; k++)
+            if (rc[k].rank == r[j].rank) off = rc[k].offset;
+        int64_t s = r[j].start - off, e = r[j].end - off;
+        if (r[j].start < s0) s0 = r[j].start;
+        if (r[j].start > s1) s1 = r[j].start;
+        if (s < a0) a0 = s;
+        if (s > a1) {
+            a1 = s;
+            last = r[j].rank;
+        }
+        if (e < e0) e0 = e;
+        if (e > e1) e1 = e;
+        if (!by_messages && e < first_end) first_end = e;
+        if (by_messages && !p) first_end = e, own = s;
+        if (by_messages && p && e <= own && e < first_end) first_end = e;
+    }
+    TL_TRY(tl_an_table_row(m));
+    TL_TRY(step_cell(m, r[i].step));
+    TL_TRY(tl_an_table_str(m, r[i].op));
+    TL_TRY(tl_an_table_str(m, r[i].pg));
+    TL_TRY(tl_an_table_int(m, r[i].seq));
+    int64_t ranks = (int64_t)nwho; /* a batch's partners may be two operations of one rank: its ranks, each once */
+    for (size_t p = 1; by_messages && p < nwho; p++)
+        for (size_t q = 0; q < p; q++)
+            if (r[who[q]].rank == r[who[p]].rank) {
+                ranks--;
+                break;
+            }
+    TL_TRY(tl_an_table_int(m, ranks));
+    TL_TRY(tl_an_table_num(m, US(s1 - s0), 1));
+    TL_TRY(tl_an_table_num(m, US(a1 - a0), 1));
+    TL_TRY(tl_an_table_int(m, last));
+    TL_TRY(tl_an_table_num(m, US(e1 - e0), 1));
+    /* one collective's kernels run together on the common clock: the
+     * last start before the first end; a match that does not is two
+     * different operations (other process groups, a sampled window) */
+    int together = a1 < first_end;
+    TL_TRY(tl_an_table_str(m, together ? "yes" : "no"));
+    if (together && a1 - a0 > *worst) {
+        *worst = a1 - a0;
+        *worst_i = i;
+    }
+    return TL_OK;
+}
+
 /* Every operation of the first rank matched on the others (same_op), its
  * skew raw and on the estimated common clock; *worst: the largest skew of
  * a match whose kernels ran together, at r[*worst_i]. */
@@ -430,6 +537,9 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
     tl_status st = TL_OK;
     tl_an_table *m = NULL;
     op_rows o = {0};
+    channel_pairs cp = {0};
+    size_t *who = malloc((n + 1) * sizeof *who); /* an operation and its partners */
+    TL_CHECKGOTO(who, TL_ERR_NOMEM, st, fail, "%zu collectives", n);
     TL_TRYGOTO(tl_an_table_create(&m, "matched across ranks"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given (a send/recv "
                                             "channel, \"send 0->2\": on its two ranks); together: "
@@ -465,55 +575,29 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
     for (size_t j = 0; j < sizeof mcols / sizeof mcols[0]; j++)
         TL_TRYGOTO(tl_an_table_col(m, mcols[j][0], mcols[j][1], j == 1 || j == 2 || j == 9), st, fail);
     TL_TRYGOTO(op_rows_build(r, n, &o), st, fail);
-    for (size_t i = 0; i < n; i++) {
+    TL_TRYGOTO(channel_pairs_build(r, n, rc, nr, &cp), st, fail);
+    for (size_t i = 0, c = 0; i < n; i++) {
+        if (r[i].ch.n) { /* paired by its messages: with its partners, a pair of one each once */
+            size_t j = c++, np = cp.pp.first[j + 1] - cp.pp.first[j], *pt = cp.pp.partner + cp.pp.first[j];
+            if (cp.pp.whole[j] || !np || (np == 1 && *pt < j && cp.pp.first[*pt + 1] - cp.pp.first[*pt] == 1))
+                continue;
+            who[0] = i;
+            for (size_t p = 0; p < np; p++) who[p + 1] = cp.row[pt[p]];
+            TL_TRYGOTO(matched_row(m, r, rc, nr, who, np + 1, 1, worst, worst_i), st, fail);
+            continue;
+        }
         /* each operation once, from its first rank's row: a channel's ends may both be ranks other than the
          * first (a pipeline's 1->3), whose matches were left out when only the first rank's rows were walked */
-        if (o.at[o.from[i]] != i) continue;
-        int cnt = 0, last = r[i].rank;
-        int64_t s0 = INT64_MAX, s1 = INT64_MIN, a0 = INT64_MAX, a1 = INT64_MIN, e0 = INT64_MAX, e1 = INT64_MIN;
-        for (size_t p = o.from[i]; p < o.to[i]; p++) {
-            size_t j = o.at[p];
-            int64_t off = 0;
-            for (size_t k = 0; k < nr; k++)
-                if (rc[k].rank == r[j].rank) off = rc[k].offset;
-            int64_t s = r[j].start - off, e = r[j].end - off;
-            cnt++;
-            if (r[j].start < s0) s0 = r[j].start;
-            if (r[j].start > s1) s1 = r[j].start;
-            if (s < a0) a0 = s;
-            if (s > a1) {
-                a1 = s;
-                last = r[j].rank;
-            }
-            if (e < e0) e0 = e;
-            if (e > e1) e1 = e;
-        }
-        if (cnt < 2) continue;
-        TL_TRYGOTO(tl_an_table_row(m), st, fail);
-        TL_TRYGOTO(step_cell(m, r[i].step), st, fail);
-        TL_TRYGOTO(tl_an_table_str(m, r[i].op), st, fail);
-        TL_TRYGOTO(tl_an_table_str(m, r[i].pg), st, fail);
-        TL_TRYGOTO(tl_an_table_int(m, r[i].seq), st, fail);
-        TL_TRYGOTO(tl_an_table_int(m, cnt), st, fail);
-        TL_TRYGOTO(tl_an_table_num(m, US(s1 - s0), 1), st, fail);
-        TL_TRYGOTO(tl_an_table_num(m, US(a1 - a0), 1), st, fail);
-        TL_TRYGOTO(tl_an_table_int(m, last), st, fail);
-        TL_TRYGOTO(tl_an_table_num(m, US(e1 - e0), 1), st, fail);
-        /* one collective's kernels run together on the common clock: the
-         * last start before the first end; a match that does not is two
-         * different operations (other process groups, a sampled window) */
-        int together = a1 < e0;
-        TL_TRYGOTO(tl_an_table_str(m, together ? "yes" : "no"), st, fail);
-        if (together && a1 - a0 > *worst) {
-            *worst = a1 - a0;
-            *worst_i = i;
-        }
+        if (o.at[o.from[i]] != i || o.to[i] - o.from[i] < 2) continue;
+        TL_TRYGOTO(matched_row(m, r, rc, nr, o.at + o.from[i], o.to[i] - o.from[i], 0, worst, worst_i), st, fail);
     }
     putchar('\n');
     TL_TRYGOTO(tl_an_emit(m, NULL), st, fail);
 fail:
     tl_an_table_destroy(&m);
     op_rows_free(&o);
+    channel_pairs_free(&cp);
+    free(who);
     return st;
 }
 

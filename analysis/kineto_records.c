@@ -153,19 +153,18 @@ static int pair_other(const tl_kt_trace *t, uint32_t group_ranks)
     return a == t->rank ? b : b == t->rank ? a : -1;
 }
 
-/* The other end and the channels of this rank's `sends` sends to and
- * `recvs` recvs from `peer`: "0->2", "0->2, 2->0", "0->2 x2", the channel
- * from the lower rank first, so that both ends write the same text. */
-static void set_channels(const tl_kt_trace *t, int peer, int sends, int recvs, tl_kt_comm *out)
+/* The channels of a send, recv or batch whose ends the trace names, and
+ * their text (p2p_channels.c writes it: both ends of one channel write
+ * it alike). */
+static void set_channels(const tl_kt_trace *t, const tl_an_p2p_channels *chans, tl_kt_comm *out)
 {
-    char first[24] = "", second[24] = "";
-    int lo_sends = t->rank < peer;
-    int n1 = lo_sends ? sends : recvs, n2 = lo_sends ? recvs : sends;
-    int lo = lo_sends ? t->rank : peer, hi = lo_sends ? peer : t->rank;
-    if (n1) snprintf(first, sizeof first, n1 > 1 ? "%d->%d x%d" : "%d->%d", lo, hi, n1);
-    if (n2) snprintf(second, sizeof second, n2 > 1 ? "%d->%d x%d" : "%d->%d", hi, lo, n2);
-    snprintf(out->chan, sizeof out->chan, "%s%s%s", first, n1 && n2 ? ", " : "", second);
-    out->peer = peer;
+    out->chans = *chans;
+    tl_an_p2p_channels_write(chans, out->chan, sizeof out->chan);
+    out->peer = -1;
+    for (int i = 0; i < chans->n; i++) {
+        int other = chans->ch[i].src == t->rank ? chans->ch[i].dst : chans->ch[i].src;
+        if (out->peer < 0 || other < out->peer) out->peer = other;
+    }
 }
 
 /* The ends of a send or recv, global ranks, where the trace names its
@@ -186,7 +185,9 @@ static void p2p_ends(const tl_kt_trace *t, const tl_kt_op *nccl, const rpc_walk 
         peer = pair_other(t, out->group_ranks);
     }
     if (peer < 0 || peer >= t->world || peer == t->rank) return;
-    set_channels(t, peer, send, !send, out);
+    tl_an_p2p_channels chans = {0};
+    tl_an_p2p_channels_add(&chans, send ? t->rank : peer, send ? peer : t->rank);
+    set_channels(t, &chans, out);
 }
 
 /* Whether ix place p is a record of a send or recv of a batch launched
@@ -208,9 +209,10 @@ static int batch_record(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t
  * collective (ix place `at`: the nccl:coalesced op), but those inside
  * that nccl:* op (a record nested in its op, written after it, is the
  * op's own), taken where each names its other end, or its process group
- * is of two (pair_other), and all name the same one; a batch with two
- * other ranks, or an end unsaid, keeps no ends (paired across its
- * group). */
+ * is of two (pair_other): its channels, with one other rank or several
+ * (Megatron's interleaved schedule sends to the next stage and receives
+ * from the previous in one batch); a batch with an end unsaid, or more
+ * channels than a key holds, keeps no ends (paired across its group). */
 static void batch_ends(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t at, tl_kt_comm *out)
 {
     if (!out->p2p || strcmp(out->op, "coalesced") != 0 || t->rank < 0 || t->world <= 0) return;
@@ -219,7 +221,8 @@ static void batch_ends(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t 
     while (from > 0 && batch_record(t, ix, from - 1, tid)) from--;
     const tl_kt_op *before = from > 0 ? &t->ops[ix->at[from - 1]] : NULL;
     double after = before && before->tid == tid ? before->ts_us + before->dur_us : -INFINITY;
-    int peer = -1, sends = 0, recvs = 0, one = 1;
+    tl_an_p2p_channels chans = {0};
+    int said = 1;
     int64_t bytes = 0;
     const tl_kt_op *pg = NULL;
     for (size_t p = at; p-- > from;) {
@@ -229,16 +232,14 @@ static void batch_ends(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t 
         int end = o->peer >= 0 ? o->peer : pair_other(t, o->group_ranks);
         if (!pg && o->pg) pg = o;
         if (!out->group_ranks) out->group_ranks = o->group_ranks;
-        one = one && end >= 0 && end < t->world && end != t->rank && (peer < 0 || end == peer);
-        peer = end;
-        sends += send;
-        recvs += !send;
+        said = said && end >= 0 && end < t->world && end != t->rank &&
+               tl_an_p2p_channels_add(&chans, send ? t->rank : end, send ? end : t->rank);
         bytes = bytes >= 0 && o->bytes >= 0 ? bytes + o->bytes : -1;
     }
     /* the group is the batch's even where its ends are not one rank */
     if (pg && !strcmp(out->pg, "?")) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, pg->pg));
-    if (peer < 0 || !one) return;
-    set_channels(t, peer, sends, recvs, out);
+    if (!chans.n || !said) return;
+    set_channels(t, &chans, out);
     if (bytes >= 0) out->bytes = bytes;
 }
 
@@ -301,7 +302,7 @@ int tl_kt_comm_of(const tl_kt_trace *t, const tl_kt_comm_index *ix, size_t i, tl
 
 void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
-    char op[96];
+    char op[TL_AN_P2P_CHANNELS_TEXT + 16];
     if (c->peer >= 0) snprintf(op, sizeof op, TL_AN_P2P_CHANNEL "%s", c->chan);
     else snprintf(op, sizeof op, "nccl:%s", c->op);
     if (strcmp(c->pg, "?") != 0) snprintf(out, n, "%s" TL_AN_ON_PG "%s", op, c->pg);
@@ -605,7 +606,7 @@ static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, t
     tl_an_names *seen = NULL;
     tl_status st = TL_OK;
     size_t cap = 64 + 12 * (size_t)(t->world > 0 ? t->world : 1); /* a group's ranks, each "," and up to 10 digits */
-    char *value = malloc(cap + 300);
+    char *value = malloc(cap + TL_KT_KEY_MAX + 1);
     TL_CHECKGOTO(value, TL_ERR_NOMEM, st, fail, "%s: the peers of %d ranks", t->path, t->world);
     TL_TRYGOTO(tl_an_names_create(&seen), st, fail);
     size_t lines = 0;
@@ -616,16 +617,16 @@ static tl_status emit_peers(const tl_kt_trace *t, const tl_kt_comm_index *cix, t
             tl_trace_nccl_kernel(tl_an_names_get(t->names, t->s[i].name)) == TL_NCCL_NONE ||
             !tl_kt_comm_of(t, cix, i, &cm) || (cm.peer < 0 && !cm.group_ranks))
             continue;
-        char key[256], line[32];
+        char key[TL_KT_KEY_MAX], line[32];
         uint32_t id;
         size_t before = tl_an_names_count(seen);
         tl_kt_comm_key(&cm, key, sizeof key);
         TL_TRYGOTO(tl_an_names_intern(seen, key, &id), st, fail);
         if (tl_an_names_count(seen) == before) continue;
         value[0] = '\0';
-        if (cm.peer >= 0) snprintf(value, cap, "%d", cm.peer);
+        if (cm.peer >= 0) tl_an_p2p_channels_peers(&cm.chans, t->rank, value, cap);
         else if (!group_peers(t, cm.group_ranks, value, cap)) continue;
-        snprintf(value + strlen(value), 300, " %s", key);
+        snprintf(value + strlen(value), TL_KT_KEY_MAX + 1, " %s", key);
         if (strlen(value) > TL_TRACE_MAX_TEXT) continue;
         snprintf(line, sizeof line, TL_TRACE_PEERS_KEY "%zu", lines++);
         TL_TRYGOTO(mfn(user, line, value), st, fail);

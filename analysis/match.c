@@ -9,14 +9,17 @@
  * name on every other rank (NCCL runs a communicator's operations in issue
  * order; trilap's host exchanges are collective calls in program order).
  * An operation whose peers a trace names (peers.<i>: a halo, a Kineto
- * trace's send/recv channel or collective of a process group of some of
- * the ranks) is paired with those ranks alone.
+ * trace's collective of a process group of some of the ranks) is paired
+ * with those ranks alone; a Kineto send, recv or batch keyed by its
+ * channels with the operations holding the same-numbered messages of its
+ * channels at their other ends (p2p_channels.h).
  * On the aligned clock, the time an operation spends before its last rank
  * starts it is waiting (skew), the rest is transfer (DESIGN.md "Wave 3").
  * (iteration, name)s whose count differs between ranks are left unmatched
  * and counted. */
 #include "analysis/analysis.h"
 #include "analysis/grow.h"
+#include "analysis/p2p_channels.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,12 +68,20 @@ static tl_status rank_opseq(const tl_an_rank *rk, tl_an_opseq **out, size_t *nou
 
 /* One rank's operation as the matching needs it, in opseq order. */
 typedef struct rop {
-    int64_t group, start, end, iter;
+    int64_t group, launch, start, end, iter; /* launch: its issue (a named operation's launch, else its start) */
     uint32_t key, label;
     uint8_t post;       /* a non-blocking post (tl_an_mark_is_post) */
     uint8_t p2p;        /* point to point: a host mark on the p2p lane, or an NCCL p2p kernel */
     uint8_t p2p_kernel; /* an NCCL p2p kernel (a trace's nccl:p2p peers cover it) */
+    uint8_t chan;       /* keyed by its channels (a Kineto send, recv or batch): paired by its messages */
 } rop;
+
+/* A channel-keyed operation of a rank: v[at], the k-th of its key in its iteration. */
+typedef struct chan_op {
+    tl_an_p2p_op p;
+    size_t at;
+    int64_t k;
+} chan_op;
 
 typedef struct rank_ops {
     rop *v;
@@ -79,7 +90,37 @@ typedef struct rank_ops {
     int cut;    /* its file cut short (tl_an_meta.window_cut): it holds a prefix of its operations */
     int rank;   /* its rank number: what peers name */
     tl_an_peers peers; /* the peers its trace names of its point-to-point operations */
+    chan_op *chan;     /* its channel-keyed operations */
+    size_t nchan;
 } rank_ops;
+
+/* The channels of ro's operation i, where its key holds them (a key
+ * beginning with TL_AN_P2P_CHANNEL and a rank): kept for the pairing
+ * (k: its place among its key's operations in its iteration). A key that
+ * begins so but holds no channel text, or a channel that is not this
+ * rank's, is a damaged or hand-edited trace: refused, naming the file. */
+static tl_status keep_channels(const char *path, tl_an_names *names, rank_ops *ro, size_t i, int64_t k, size_t *cap)
+{
+    rop *x = &ro->v[i];
+    const char *key = tl_an_names_get(names, x->key);
+    char why[160];
+    size_t rest = 0;
+    chan_op c = {.p = {.group = x->group, .launch = x->launch, .start = x->start}, .at = i, .k = k};
+    tl_an_p2p_key kind = tl_an_p2p_channels_read(key, &c.p.ch, &rest, why, sizeof why);
+    if (kind == TL_AN_P2P_KEY_OTHER) return TL_OK;
+    if (kind == TL_AN_P2P_KEY_BAD)
+        return TL_FAIL(TL_ERR_PARSE, "%s: operation '%.200s': %s (a damaged or hand-edited trace)", path, key, why);
+    for (int j = 0; j < c.p.ch.n; j++)
+        if (c.p.ch.ch[j].src != ro->rank && c.p.ch.ch[j].dst != ro->rank)
+            return TL_FAIL(TL_ERR_PARSE,
+                           "%s: operation '%.200s': channel %d->%d is not rank %d's (a damaged or hand-edited trace)",
+                           path, key, (int)c.p.ch.ch[j].src, (int)c.p.ch.ch[j].dst, ro->rank);
+    TL_TRY(tl_an_names_intern(names, key + rest, &c.p.pg));
+    TL_TRY(TL_AN_GROW(ro->chan, ro->nchan, *cap, "point-to-point operations"));
+    ro->chan[ro->nchan++] = c;
+    x->chan = 1;
+    return TL_OK;
+}
 
 static tl_status collect(const char *path, int flags, tl_an_names *names, rank_ops *ro)
 {
@@ -100,13 +141,18 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
         const tl_an_ival *v = &rk.v[q[i].at];
         const tl_an_oplabel *ol = q[i].group != TL_AN_WHOLE ? tl_an_rank_oplabel(&rk, v) : NULL;
         int kernel = v->kind == TL_KIND_KERNEL;
-        ro->v[i] = (rop){.group = q[i].group, .start = v->start, .end = v->end, .iter = v->iter, .key = q[i].key,
+        ro->v[i] = (rop){.group = q[i].group, .launch = q[i].launch, .start = v->start, .end = v->end, .iter = v->iter, .key = q[i].key,
                          .label = ol ? ol->label : q[i].key,
                          .post = !kernel && tl_an_mark_is_post(tl_an_names_get(names, v->name)),
                          .p2p = kernel ? v->cat == TL_CAT_P2P : v->lane == TL_ROLE_P2P,
                          .p2p_kernel = kernel && v->cat == TL_CAT_P2P};
     }
     ro->n = m;
+    for (size_t i = 0, key_lo = 0, cap = 0; i < m; i++) {
+        const rop *x = &ro->v[i];
+        if (i && (ro->v[i - 1].group != x->group || ro->v[i - 1].key != x->key)) key_lo = i;
+        if (x->group != TL_AN_WHOLE) TL_TRYGOTO(keep_channels(path, names, ro, i, (int64_t)(i - key_lo), &cap), st, fail);
+    }
 fail:
     free(q);
     tl_an_rank_free(&rk);
@@ -155,9 +201,9 @@ const char *tl_an_ops_pairing_say(const tl_an_ops *o, const tl_an_names *names, 
         snprintf(buf + len, n - len,
                  "%s) were paired across every rank (of their process group, where the trace names it): the trace "
                  "does not name each rank's peers (no peers.N metadata: a trace written before it, Nsight Systems, a "
-                 "Kineto trace whose sends and recvs name no other end or whose batch names two), so a rank's "
-                 "waiting may count ranks it does not exchange with",
-                 o->p2p_all > room ? ", ..." : "");
+                 "Kineto trace whose sends and recvs name no other end, or a batch of more than %d channels), so a "
+                 "rank's waiting may count ranks it does not exchange with",
+                 o->p2p_all > room ? ", ..." : "", TL_AN_P2P_MAX_CHANNELS);
     return buf;
 }
 
@@ -413,7 +459,7 @@ static tl_status peered_keys(const rank_ops *ro, size_t nf, const rop ***keys, s
     if (n) qsort(all, n, sizeof *all, cmp_key_at);
     for (size_t j = 0; j < n; j++) {
         int again = j && all[j - 1].x->group == all[j].x->group && all[j - 1].x->key == all[j].x->key;
-        if (!again && key_peered(ro, nf, all[j].x)) all[m++] = all[j];
+        if (!again && !all[j].x->chan && key_peered(ro, nf, all[j].x)) all[m++] = all[j];
     }
     if (m) qsort(all, m, sizeof *all, cmp_first_at);
     *keys = malloc((m ? m : 1) * sizeof **keys);
@@ -470,6 +516,96 @@ fail:
     return st;
 }
 
+/* Every rank's channel-keyed operations in one list, for the pairing:
+ * op[j] is ro[at[j].f].chan[at[j].c]. */
+typedef struct chan_at {
+    size_t f, c;
+} chan_at;
+
+/* Channel operation j paired with its partners (pp): its arrival the
+ * latest start among it and them, on rank file f's view; ranks "R:P,Q",
+ * its rank and its partners'. */
+static tl_status match_partners(tl_an_ops *o, const rank_ops *ro, const chan_at *at, const tl_an_p2p_pairs *pp,
+                                size_t j, tl_an_names *names)
+{
+    const chan_op *c = &ro[at[j].f].chan[at[j].c];
+    const rop *x = &ro[at[j].f].v[c->at];
+    tl_an_op op = {.name = x->key, .label = x->label, .named = 1, .group = x->group, .k = c->k,
+                   .arrive = INT64_MIN, .first = INT64_MAX, .first_end = INT64_MAX, .view = (int)at[j].f};
+    char label[256];
+    size_t len = (size_t)snprintf(label, sizeof label, "%d:", ro[at[j].f].rank);
+    int64_t own_start = 0;
+    int said = -1; /* the partners' ranks, each once (a batch's partners may be two ops of one rank) */
+    for (size_t p = pp->first[j]; p <= pp->first[j + 1]; p++) {
+        size_t i = p == pp->first[j] ? j : pp->partner[p - 1]; /* itself first: it is last on a tie */
+        const rop *y = &ro[at[i].f].v[ro[at[i].f].chan[at[i].c].at];
+        int64_t start = y->start - o->offset[at[i].f], end = y->end - o->offset[at[i].f];
+        if (start > op.arrive) {
+            op.arrive = start;
+            op.last_rank = (int)at[i].f;
+            op.iter = y->iter;
+        }
+        if (start < op.first) op.first = start;
+        /* ran together where each partner overlaps this operation, not
+         * each other (rank 1's recv may end before its send begins, both
+         * partners of rank 0's batch): first_end is its own end, else a
+         * partner's that ended before it began */
+        if (i == j) {
+            own_start = start;
+            op.first_end = end;
+        } else if (end <= own_start && end < op.first_end) {
+            op.first_end = end;
+        }
+        int r = ro[at[i].f].rank;
+        if (i != j && r != said && len < sizeof label)
+            len += (size_t)snprintf(label + len, sizeof label - len, "%s%d", said < 0 ? "" : ",", r);
+        if (i != j) said = r;
+    }
+    TL_TRY(tl_an_names_intern(names, label, &op.ranks));
+    return add_op(o, &op);
+}
+
+/* Every rank's channel-keyed operations paired by their messages' order
+ * (tl_an_p2p_channels_pair): each with the operations on its channels'
+ * other ends that hold the same-numbered messages, one operation per
+ * rank (view). A channel whose counts differ between its ends is one
+ * unmatched name, its operations left whole (counted once each). */
+static tl_status match_all_channels(tl_an_ops *o, const rank_ops *ro, size_t nf, tl_an_names *names)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < nf; f++) n += ro[f].nchan;
+    if (!n) return TL_OK;
+    tl_an_p2p_op *op = malloc(n * sizeof *op);
+    chan_at *at = malloc(n * sizeof *at);
+    int *rank = malloc(nf * sizeof *rank);
+    uint8_t *cut = malloc(nf);
+    tl_an_p2p_pairs pp = {0};
+    tl_status st = TL_OK;
+    TL_CHECKGOTO(op && at && rank && cut, TL_ERR_NOMEM, st, fail, "%zu point-to-point operations", n);
+    n = 0;
+    for (size_t f = 0; f < nf; f++) {
+        rank[f] = ro[f].rank;
+        cut[f] = (uint8_t)ro[f].cut;
+        for (size_t c = 0; c < ro[f].nchan; c++) {
+            op[n] = ro[f].chan[c].p;
+            op[n].file = f;
+            at[n++] = (chan_at){f, c};
+        }
+    }
+    TL_TRYGOTO(tl_an_p2p_channels_pair(op, n, rank, cut, nf, &pp), st, fail);
+    for (size_t j = 0; j < n; j++)
+        if (!pp.whole[j]) TL_TRYGOTO(match_partners(o, ro, at, &pp, j, names), st, fail);
+    o->unmatched_ops += pp.unmatched_ops;
+    o->unmatched_names += pp.unmatched_channels;
+fail:
+    tl_an_p2p_pairs_free(&pp);
+    free(op);
+    free(at);
+    free(rank);
+    free(cut);
+    return st;
+}
+
 static int cmp_op(const void *a, const void *b)
 {
     const tl_an_op *x = a, *y = b;
@@ -503,7 +639,7 @@ static tl_status match_all(tl_an_ops *o, const rank_ops *ro, size_t nf, const si
     for (size_t i = 0, hi0; i < ro[0].n; i = hi0) {
         const rop *x = &ro[0].v[i];
         for (hi0 = i; hi0 < ro[0].n && ro[0].v[hi0].group == x->group && ro[0].v[hi0].key == x->key;) hi0++;
-        if (key_peered(ro, nf, x)) continue;
+        if (x->chan || key_peered(ro, nf, x)) continue;
         if (x->p2p && nf > 2) note_p2p_all(o, x->key);
         /* each from a copy of the capacity: one grown, the other not, leaves
          * both as long as capg says (the grown one longer, harmlessly) */
@@ -542,10 +678,12 @@ tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names 
         for (size_t k = 0; k < gcnt[g]; k++)
             TL_TRYGOTO(match_one(o, ro, every, nf, &glo[g * nf], k, -1, 0), st, fail);
     TL_TRYGOTO(match_all_peered(o, ro, nf, names), st, fail);
+    TL_TRYGOTO(match_all_channels(o, ro, nf, names), st, fail);
     if (o->nop > 1) qsort(o->op, o->nop, sizeof *o->op, cmp_op);
 fail:
     for (size_t f = 0; ro && f < nf; f++) {
         free(ro[f].v);
+        free(ro[f].chan);
         tl_an_peers_free(&ro[f].peers);
     }
     free(ro);

@@ -7,7 +7,7 @@ analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/inp
   analysis/diagnose_rules.c analysis/diagnose_report.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
   analysis/cmd_sweep.c analysis/nsys.c analysis/nsys_path.c analysis/nsys_nccl.c analysis/nsys_lanes.c \
   analysis/nsys_nvtx.c analysis/nsys_query.c analysis/nsys_meta.c analysis/nsys_scan.c analysis/nsys_iters.c \
-  analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c analysis/peers.c \
+  analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c analysis/p2p_channels.c analysis/peers.c \
   analysis/json.c analysis/kineto.c analysis/kineto_args.c analysis/kineto_events.c analysis/kineto_files.c \
   analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/kineto_nsys.c analysis/clock_note.c analysis/iters.c analysis/window.c
 
@@ -92,7 +92,7 @@ $(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
 FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
 FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/json.c analysis/kineto.c analysis/kineto_args.c analysis/kineto_events.c \
   analysis/kineto_files.c analysis/kineto_records.c analysis/kineto_hta.c \
-  analysis/kineto_comm.c analysis/clock_note.c
+  analysis/kineto_comm.c analysis/p2p_channels.c analysis/clock_note.c
 # (the libraries by path: MODULE_LIB is defined in mk/rules.mk, read after
 # this fragment, and prerequisites expand as they are read)
 $(FUZZ_KINETO): $(call fuzz_objs,$(FUZZ_KINETO_SRC)) \

@@ -319,7 +319,8 @@ TL_TEST(send_recv_without_ends_noted)
                  "# note: point-to-point operations (%s) were paired across every rank (of "
                  "their process group, where the trace names it): "
                  "the trace does not name each rank's peers (no peers.N metadata: a trace written before it, Nsight "
-                 "Systems, a Kineto trace whose sends and recvs name no other end or whose batch names two)",
+                 "Systems, a Kineto trace whose sends and recvs name no other end, or a batch of more than 8 "
+                 "channels)",
                  group[i]);
         TL_ASSERT_MSG(strstr(o, want) &&
                           !strstr(o, "nccl:p2p"),
@@ -369,24 +370,23 @@ TL_TEST(batch_paired_with_its_other_end)
     free(f);
 }
 
-/* A batch whose sends go to two other ranks names no one other end: it
- * stays one operation, nccl:coalesced of its process group, paired across
- * the group's ranks, with the note (before the batch's group was read, a
- * key of the whole run paired across all four ranks; with the group and
- * no peers, a key ranks outside the group lack was unmatched). */
-TL_TEST(batch_with_two_other_ranks_noted)
+/* A batch whose sends go to two other ranks is keyed by its channels
+ * like any other ("nccl:p2p 0->1, 0->2"), no longer "nccl:coalesced" of
+ * its process group paired across the group's ranks with the note (the
+ * old limitation this test described). This synthetic trace's sends have
+ * no recv at their other ends, so each channel's counts differ (1 and 0):
+ * each of the 8 channels of a step unmatched, the 4 batches left whole. */
+TL_TEST(batch_with_two_other_ranks_keyed_by_channels)
 {
     char *o = analyze("overlap", pipelines(ENDS_BATCH_TWO));
-    static const char *const key[4] = {"nccl:coalesced on process group 1 ", "nccl:coalesced on process group 2 ",
-                                       "nccl:coalesced on process group 1 ", "nccl:coalesced on process group 2 "};
-    only_rank0_waits(o, key);
-    TL_ASSERT_MSG(strstr(o, "# note: point-to-point operations (nccl:coalesced on process group 1 (pp, ranks 0,2), "
-                            "nccl:coalesced on process group 2 (pp, ranks 1,3)) were paired across every rank (of "
-                            "their process group, where the trace names it)") &&
-                      strstr(o, "name no other end or whose batch names two)") && !strstr(o, "nccl:p2p") &&
-                      !strstr(o, "# unmatched"),
+    TL_ASSERT_MSG(strstr(o, "# unmatched: 12 operations of 24 names whose count differs between ranks") &&
+                      !strstr(o, "were paired across every rank") && !strstr(o, "nccl:coalesced"),
                   "%s", o);
     free(o);
+    char out[1100];
+    char *f = imported_rank(pipelines(ENDS_BATCH_TWO), "imported-two", 1, out, sizeof out);
+    TL_ASSERT_MSG(strstr(f, "\n# peers.0=2,3 nccl:p2p 1->2, 1->3 on process group 2 (pp, ranks 1,3)\n"), "%.1500s", f);
+    free(f);
 }
 
 /* A batch whose records name no rank (PyTorch before Dst Rank / Src
@@ -443,9 +443,213 @@ TL_TEST(bad_dst_rank_refused)
     free(err);
 }
 
+/* Operations paired by their messages' order ------------------------------
+ * NCCL matches the messages of one direction between two ranks in issue
+ * order, whatever the grouping: the j-th send a->b on rank a meets the
+ * j-th recv from a on rank b. These traces group them differently at the
+ * two ends. */
+
+/* One point-to-point operation of a step: its messages, "s1" a send to
+ * rank 1, "r3" a recv from rank 3 (one: an nccl:send or nccl:recv op with
+ * its record_param_comms naming the other end; several: a batch, its
+ * records before the nccl:coalesced op), its kernel from `start` to `end`
+ * us past the step's start, launched 10 us before. */
+typedef struct p2p_op {
+    const char *msgs;
+    double start, end;
+} p2p_op;
+
+/* The record_param_comms of one message on process group 1 of ranks 0..world-1. */
+static void message_rpc(text *t, double ts, double dur, int send, int end, int world)
+{
+    char ranks[64] = "";
+    for (int r = 0, n = 0; r < world; r++) n += snprintf(ranks + n, sizeof ranks - (size_t)n, "%s%d", r ? ", " : "", r);
+    put(t, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, "
+           "\"ts\": %.1f, \"dur\": %.1f, \"args\": {\"Collective name\": \"%s\", \"Process Group Name\": \"1\", "
+           "\"Process Group Description\": \"pp\", \"Process Group Ranks\": \"[%s]\", \"In msg nelems\": 1024, "
+           "\"dtype\": \"Float\", \"%s\": %d}}",
+        ts, dur, send ? "send" : "recv", ranks, send ? "Dst Rank" : "Src Rank", end);
+}
+
+/* Rank r of `world`: three ProfilerSteps, each of the operations op[0..nop). */
+static void write_p2p_rank(const char *dir, int r, int world, const p2p_op *op, size_t nop)
+{
+    text t = {0};
+    put(&t, "{\"schemaVersion\": 1, \"baseTimeNanoseconds\": 1700000000000000000,\n"
+            " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n"
+            " \"traceEvents\": [\n"
+            "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 500, "
+            "\"dur\": 50, \"args\": {\"device\": %d, \"stream\": 7, \"correlation\": 1}}",
+        r, world, r);
+    for (int i = 0; i < 3; i++) {
+        double t0 = 1000.0 * (i + 1);
+        put(&t, ",\n  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"pid\": 1, "
+                "\"tid\": 1, \"ts\": %.1f, \"dur\": 900}",
+            i, t0);
+        for (size_t k = 0; k < nop; k++) {
+            double launch = t0 + op[k].start - 10;
+            size_t n = strlen(op[k].msgs) / 3 + 1; /* "s1 r0": messages of one digit, a space apart */
+            int send = op[k].msgs[0] == 's';
+            for (size_t m = 0; n > 1 && m < n; m++) /* a batch's records, before its op */
+                message_rpc(&t, launch - 30 + 3 * (double)m, 2, op[k].msgs[3 * m] == 's', op[k].msgs[3 * m + 1] - '0',
+                            world);
+            /* a single op's record, inside its nccl:* op (which nccl_kernel writes from launch - 2 on) */
+            if (n == 1) message_rpc(&t, launch - 1, 6, send, op[k].msgs[1] - '0', world);
+            nccl_kernel(&t, r, 100 + i * 10 + (long)k, launch, t0 + op[k].start, t0 + op[k].end,
+                        "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+                        n > 1 ? "nccl:coalesced" : send ? "nccl:send" : "nccl:recv", NULL);
+        }
+    }
+    put(&t, "\n ], \"traceName\": \"rank%d.json\"}\n", r);
+    char p[1200];
+    snprintf(p, sizeof p, "%s/rank%d.json", dir, r);
+    tl_test_write(p, t.s);
+    free(t.s);
+}
+
+static const char *p2p_dir(const char *name)
+{
+    static char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", tl_test_tmpdir(), name);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir), 0);
+    return dir;
+}
+
+/* overlap's row of `rank`'s operation `op` matched `m` times with `want` us of waiting. */
+static void waits(const char *o, int rank, const char *op, long m, double want)
+{
+    long got = -1;
+    double w = waiting(o, rank, op, &got);
+    TL_ASSERT_MSG(got == m && w > want - 0.05 && w < want + 0.05, "rank %d: %s matched %ld, waiting %.1f us (want "
+                  "%ld, %.1f)\n%s", rank, op, got, w, m, want, o);
+}
+
+/* Rank 0 batches its send to rank 1 and its recv from it; rank 1 recvs,
+ * then sends, rank 1's recv starting 30 us after rank 0's batch, its send
+ * 20 us later still. Each message pairs its two ends: rank 0's batch
+ * holds the first message of 0->1 (rank 1's recv) and of 1->0 (rank 1's
+ * send), so it waits for the later of them, 50 us a step; rank 1 waits
+ * for nobody. Before, the keys "0->1, 1->0" and "0->1", "1->0" were
+ * names of one rank each: "# unmatched: 9 operations of 9 names", nobody
+ * waiting. */
+TL_TEST(grouped_unlike_at_the_two_ends_paired_by_messages)
+{
+    const char *dir = p2p_dir("unlike");
+    static const p2p_op batch[] = {{"s1 r1", 110, 200}}, single[] = {{"r0", 140, 150}, {"s0", 160, 200}};
+    write_p2p_rank(dir, 0, 2, batch, 1);
+    write_p2p_rank(dir, 1, 2, single, 2);
+    char *o = analyze("overlap", dir);
+    waits(o, 0, "nccl:p2p 0->1, 1->0 on ", 3, 150.0);
+    waits(o, 1, "nccl:p2p 0->1 on ", 3, 0.0);
+    waits(o, 1, "nccl:p2p 1->0 on ", 3, 0.0);
+    TL_ASSERT_MSG(!strstr(o, "# unmatched") && !strstr(o, "were paired across every rank"), "%s", o);
+    free(o);
+    /* collectives says the same: rank 0's batch and its partners on rank 1, rank 1 last 50 us after */
+    o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    TL_ASSERT_MSG(m && strstr(m, "     2 \"coalesced 0->1, 1->0\" \"1 (pp, ranks 0-1)\"   0     2     50.0 50.0         1  "
+                                 "     50.0 yes") &&
+                      strstr(m, "     2 \"send 1->0\"            \"1 (pp, ranks 0-1)\"   0     2     50.0 50.0         1"),
+                  "%s", o);
+    free(o);
+}
+
+static const char *ring_of_four(void)
+{
+    const char *dir = p2p_dir("ring");
+    static const p2p_op step[4][1] = {{{"s1 r3", 110, 300}}, {{"s2 r0", 110, 300}}, {{"s3 r1", 200, 300}},
+                                      {{"s0 r2", 110, 300}}};
+    for (int r = 0; r < 4; r++) write_p2p_rank(dir, r, 4, step[r], 1);
+    return dir;
+}
+
+/* Megatron's interleaved 1F1B on a ring of four: each step, every rank
+ * one batch of its send to the next and its recv from the previous, rank
+ * 2 90 us late. A rank's batch holds its send's message, whose recv is
+ * in the next rank's batch, and its recv's, whose send is in the
+ * previous rank's: rank 1 (sending to 2) and rank 3 (receiving from 2)
+ * wait 90 us a step, ranks 0 and 2 nobody. Before, every batch, naming
+ * two other ranks, was "nccl:coalesced" of its group, paired across all
+ * four: ranks 0, 1 and 3 waited 270.0 us, with the note. */
+TL_TEST(interleaved_ring_waits_for_its_neighbours)
+{
+    const char *dir = ring_of_four();
+    static const char *const key[4] = {"nccl:p2p 0->1, 3->0 on ", "nccl:p2p 0->1, 1->2 on ",
+                                       "nccl:p2p 1->2, 2->3 on ", "nccl:p2p 2->3, 3->0 on "};
+    static const double want[4] = {0.0, 270.0, 0.0, 270.0};
+    char *o = analyze("overlap", dir);
+    for (int r = 0; r < 4; r++) waits(o, r, key[r], 3, want[r]);
+    TL_ASSERT_MSG(!strstr(o, "# unmatched") && !strstr(o, "were paired across every rank") &&
+                      strstr(o, " 90.0 1:0,2\n") && strstr(o, " 90.0 3:0,2\n"),
+                  "%s", o);
+    free(o);
+    /* diagnose's peer wait says the same ranks */
+    o = analyze("diagnose", dir);
+    for (int r = 0; r < 4; r++) {
+        char line[160];
+        snprintf(line, sizeof line, "peer wait rank %d: 3 communication operations spent %.1f of their", r, want[r]);
+        TL_ASSERT_MSG(strstr(o, line), "'%s' not in\n%s", line, o);
+    }
+    TL_ASSERT_MSG(!strstr(o, "were paired across every rank"), "%s", o);
+    free(o);
+    /* collectives' matched table pairs them so too: each rank's batch with
+     * its partners (before: "coalesced", one row of all four a step) */
+    o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    static const char *const row[] = {
+        "     0 \"coalesced 0->1, 3->0\" \"1 (pp, ranks 0-3)\"   0     3      0.0  0.0         0        0.0 yes",
+        "     0 \"coalesced 0->1, 1->2\" \"1 (pp, ranks 0-3)\"   0     3     90.0 90.0         2        0.0 yes",
+        "     2 \"coalesced 2->3, 3->0\" \"1 (pp, ranks 0-3)\"   0     3     90.0 90.0         2        0.0 yes"};
+    for (size_t i = 0; i < sizeof row / sizeof row[0]; i++)
+        TL_ASSERT_MSG(m && strstr(m, row[i]) && strstr(m, "# 12 rows"), "'%s' not in\n%s", row[i], o);
+    free(o);
+}
+
+/* Rank 0's batch holds two messages 0->1 where rank 1 receives one: the
+ * channel 0->1 is unmatched in each step, rank 0's batch and rank 1's
+ * recv left whole, one exchange seen from its two ends (counted once);
+ * channel 1->0 pairs rank 1's send with rank 0's batch. Before: the three
+ * keys of one rank each, "# unmatched: 9 operations of 9 names". */
+TL_TEST(channel_counts_differing_unmatched)
+{
+    const char *dir = p2p_dir("differ");
+    static const p2p_op batch[] = {{"s1 s1 r1", 110, 200}}, single[] = {{"r0", 140, 150}, {"s0", 160, 200}};
+    write_p2p_rank(dir, 0, 2, batch, 1);
+    write_p2p_rank(dir, 1, 2, single, 2);
+    char *o = analyze("overlap", dir);
+    waits(o, 1, "nccl:p2p 1->0 on ", 3, 0.0);
+    TL_ASSERT_MSG(strstr(o, "# unmatched: 3 operations of 3 names whose count differs between ranks") &&
+                      !strstr(o, "\n  0    \"nccl:p2p 0->1 x2, 1->0 on ") && !strstr(o, "\n  1    \"nccl:p2p 0->1 on "),
+                  "%s", o);
+    free(o);
+}
+
+/* A channel key that is no channel text (a hand-edited import) is
+ * refused, naming the file and the channel: the text after "nccl:p2p "
+ * and a rank is the reader's own, and one read otherwise would pair
+ * wrongly without a word. A count past 2^31-1 likewise. */
+TL_TEST(bad_channel_key_refused)
+{
+    char out[1100], want[1600];
+    char *f = imported_rank(ring_of_four(), "imported-ring", 1, out, sizeof out);
+    free(f);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/nccl:p2p 0->1, 1->2 on/nccl:p2p 0->1, 1->x on/' %s/trace.rank1.csv", out), 0);
+    snprintf(want, sizeof want,
+             "%s/trace.rank1.csv: operation 'nccl:p2p 0->1, 1->x on process group 1 (pp, ranks 0-3)': bad channel "
+             "'1->x': not A->B or A->B xN (ranks A and B apart, N messages from 2 to 2147483647) (a damaged or "
+             "hand-edited trace)",
+             out);
+    tl_test_refused(1, want, "%s/trilap-analyze overlap %s", tl_test_bin(), out);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/nccl:p2p 0->1, 1->x on/nccl:p2p 0->1, 1->2 x2147483648 on/' %s/trace.rank1.csv",
+                            out),
+                 0);
+    tl_test_refused(1, "bad channel '1->2 x2147483648'", "%s/trilap-analyze diagnose %s", tl_test_bin(), out);
+}
+
 TL_TEST_MAIN(send_recv_paired_by_group_ranks_in_names, send_recv_paired_by_dst_and_src_rank,
              send_recv_paired_in_a_group_of_two, subgroup_collective_paired_within_its_group,
              import_writes_the_channels_peers, send_recv_without_ends_noted, batched_send_recv_is_p2p,
-             batch_paired_with_its_other_end, batch_with_two_other_ranks_noted,
+             batch_paired_with_its_other_end, batch_with_two_other_ranks_keyed_by_channels,
              batch_in_a_group_of_two_paired_by_its_channels, batch_after_a_send_leaves_it_its_record,
-             bad_dst_rank_refused)
+             bad_dst_rank_refused, grouped_unlike_at_the_two_ends_paired_by_messages,
+             interleaved_ring_waits_for_its_neighbours, channel_counts_differing_unmatched, bad_channel_key_refused)

@@ -44,7 +44,7 @@ static const char *const pairing_note =
     "# note: point-to-point operations (p2p:halo_wait) were paired across every rank (of their process group, "
     "where the trace names it): the trace does not name "
     "each rank's peers (no peers.N metadata: a trace written before it, Nsight Systems, a Kineto trace whose sends "
-    "and recvs name no other end or whose batch names two), so a rank's "
+    "and recvs name no other end, or a batch of more than 8 channels), so a rank's "
     "waiting may count ranks it does not exchange with\n";
 
 /* Four ranks in a row (rank r's neighbours r - 1 and r + 1), rank 3 late
