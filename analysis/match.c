@@ -141,7 +141,8 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
         const tl_an_ival *v = &rk.v[q[i].at];
         const tl_an_oplabel *ol = q[i].group != TL_AN_WHOLE ? tl_an_rank_oplabel(&rk, v) : NULL;
         int kernel = v->kind == TL_KIND_KERNEL;
-        ro->v[i] = (rop){.group = q[i].group, .launch = q[i].launch, .start = v->start, .end = v->end, .iter = v->iter, .key = q[i].key,
+        ro->v[i] = (rop){.group = q[i].group, .launch = q[i].launch, .start = v->start, .end = v->end,
+                         .iter = v->iter, .key = q[i].key,
                          .label = ol ? ol->label : q[i].key,
                          .post = !kernel && tl_an_mark_is_post(tl_an_names_get(names, v->name)),
                          .p2p = kernel ? v->cat == TL_CAT_P2P : v->lane == TL_ROLE_P2P,
@@ -151,7 +152,8 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
     for (size_t i = 0, key_lo = 0, cap = 0; i < m; i++) {
         const rop *x = &ro->v[i];
         if (i && (ro->v[i - 1].group != x->group || ro->v[i - 1].key != x->key)) key_lo = i;
-        if (x->group != TL_AN_WHOLE) TL_TRYGOTO(keep_channels(path, names, ro, i, (int64_t)(i - key_lo), &cap), st, fail);
+        if (x->group != TL_AN_WHOLE)
+            TL_TRYGOTO(keep_channels(path, names, ro, i, (int64_t)(i - key_lo), &cap), st, fail);
     }
 fail:
     free(q);

@@ -55,7 +55,8 @@ void tl_an_p2p_channels_peers(const tl_an_p2p_channels *c, int self, char *out, 
     qsort(other, m, sizeof other[0], cmp_int);
     out[0] = '\0';
     for (size_t i = 0; i < m && len < n; i++)
-        if (!i || other[i] != other[i - 1]) len += (size_t)snprintf(out + len, n - len, "%s%d", len ? "," : "", other[i]);
+        if (!i || other[i] != other[i - 1])
+            len += (size_t)snprintf(out + len, n - len, "%s%d", len ? "," : "", other[i]);
 }
 
 /* A number of the text at *p (digits), at most INT32_MAX: -1 where none or past it. */
