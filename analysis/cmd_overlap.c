@@ -363,7 +363,9 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     TL_TRYGOTO(tl_an_table_meta(t, "matching", "the k-th operation of a collective and process group in an "
                                                "iteration where the trace names them (Kineto), else the k-th of a "
                                                "kernel name, on every rank (a point-to-point operation whose peers "
-                                               "the trace names: on the rank and its peers alone), on the clock the "
+                                               "the trace names: on the rank and its peers alone; a Kineto send, "
+                                               "recv or batch: with the operations holding the same-numbered "
+                                               "messages of its channels at their other ends), on the clock the "
                                                "'# clock:' line states; waiting = before the last rank starts it, "
                                                "transfer = the rest"),
                st, fail);
