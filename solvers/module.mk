@@ -15,7 +15,12 @@ solvers_C += solvers/backends/backend.c solvers/backends/backend_host.c solvers/
 solvers_C += solvers/methods/method_cg.c solvers/methods/method_pipecg.c solvers/methods/method_bicgstab.c solvers/methods/method_pipebicgstab.c
 solvers_C += solvers/methods/solve.c solvers/backends/scalars_host.c solvers/methods/pipecg_async.c solvers/methods/pipebicgstab_async.c solvers/methods/pipebicgstab_steps.c solvers/methods/cg_async.c
 # CUDA backend (solvers/backends/cuda/README.md); the C files compile to nothing without CUDA
-solvers_C += solvers/backends/cuda/backend_cuda.c solvers/backends/cuda/memneed.c solvers/backends/cuda/fused_iterations.c solvers/backends/cuda/update_args.c solvers/backends/cuda/spmv.c solvers/backends/cuda/cusparse_lib.c solvers/backends/cuda/loop_plan.c
+# (the operations: backend_cuda.c and backend_cuda_*.c, solvers/backends/cuda/backend_cuda_impl.h)
+solvers_C += solvers/backends/cuda/backend_cuda.c solvers/backends/cuda/backend_cuda_events.c \
+  solvers/backends/cuda/backend_cuda_vectors.c solvers/backends/cuda/backend_cuda_updates.c \
+  solvers/backends/cuda/backend_cuda_dots.c solvers/backends/cuda/backend_cuda_scalars.c \
+  solvers/backends/cuda/backend_cuda_spmv.c solvers/backends/cuda/backend_cuda_lifecycle.c
+solvers_C += solvers/backends/cuda/memneed.c solvers/backends/cuda/fused_iterations.c solvers/backends/cuda/update_args.c solvers/backends/cuda/spmv.c solvers/backends/cuda/cusparse_lib.c solvers/backends/cuda/loop_plan.c
 solvers_CU += solvers/backends/cuda/kernels.cu solvers/backends/cuda/loop_kernels.cu
 # the PETSc path; PETSc's library is loaded at run time (methods/petsc_lib.h)
 solvers_C += solvers/methods/petsc_solve.c solvers/methods/petsc_lib.c

@@ -1,6 +1,6 @@
-/* trilap-fdtd's command-line pieces that run (fdtd_main.c) and verify
- * (fdtd_verify_main.c) share: option errors, the grid and decomposition
- * parsers, the launcher's options and the launch. */
+/* trilap-fdtd's command-line pieces that run (fdtd_main.c, fdtd_run_*.c)
+ * and verify (fdtd_verify_main.c) share: option errors, the grid and
+ * decomposition parsers, the launcher's options and the launch. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* trilap-fdtd's command-line pieces shared by its two commands: run
- * (fdtd_main.c) and verify (fdtd_verify_main.c). Internal to the program. */
+ * (fdtd_main.c, fdtd_run_*.c) and verify (fdtd_verify_main.c). Internal to
+ * the program. */
 #ifndef TL_FDTD_CLI_H
 #define TL_FDTD_CLI_H
 

@@ -1,7 +1,8 @@
 /* trilap-fdtd: run's checks of a configuration that parses but would
- * run without effect or without meaning (fdtd_main.c's build_config):
- * the physics of the source, the medium and the receivers, apart from the
- * options' own checks. Internal to the program. */
+ * run without effect or without meaning (fdtd_run_config.c's
+ * tl_fdtd_cli_build_config): the physics of the source, the medium and
+ * the receivers, apart from the options' own checks. Internal to the
+ * program. */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>

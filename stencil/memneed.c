@@ -118,7 +118,7 @@ tl_status tl_fdtd_check_host_memory_ranks(const tl_fdtd_config *c, tl_ctx *ctx)
     tl_fdtd lay;
     double need = 0, avail = 0, own = 0;
     tl_status st = layout_of(c, &lay);
-    if (st == TL_OK && lay.nsub != ctx->size) { /* refused before this (fdtd_main.c: ranks_usage) */
+    if (st == TL_OK && lay.nsub != ctx->size) { /* refused before this (fdtd_run_rank.c: ranks_usage) */
         tl_fdtd_grid_free(&lay);
         return TL_OK;
     }

@@ -9,6 +9,9 @@ stencil_CU += stencil/fdtd_vec.cu stencil/fdtd_zcol.cu $(foreach t,f d,$(foreach
 
 PROGRAMS += trilap-fdtd
 trilap-fdtd_C := stencil/fdtd_main.c stencil/fdtd_verify_main.c stencil/fdtd_cli.c stencil/fdtd_run_checks.c
+# run's parts (stencil/fdtd_run_impl.h)
+trilap-fdtd_C += stencil/fdtd_run_config.c stencil/fdtd_run_refusals.c stencil/fdtd_run_outputs.c \
+  stencil/fdtd_run_rank.c stencil/fdtd_run_one.c
 # verify's parts (stencil/verify_impl.h)
 trilap-fdtd_C += stencil/verify_opts.c stencil/verify_refusals.c stencil/verify_lists.c stencil/verify_report.c \
   stencil/verify_wave_steps.c stencil/verify_decomp.c stencil/verify_energy.c stencil/verify_reflection.c stencil/verify_time.c stencil/verify_convergence.c

@@ -1,9 +1,10 @@
-/* The CUDA backend's state, shared by its files: backend_cuda.c (the
- * operations), fused_iterations.c (the persistent loop behind
- * fused_iterations and the capabilities query) and update_args.c (the
- * update kernel's arguments, which both build). Private to this folder;
- * it names no function of backend_cuda.c, so the files below it do not
- * call back up into it. */
+/* The CUDA backend's state, shared by its files: backend_cuda.c and
+ * backend_cuda_*.c (the operations), fused_iterations.c (the persistent
+ * loop behind fused_iterations and the capabilities query) and
+ * update_args.c (the update kernel's arguments, which both build). Private
+ * to this folder; it names no function of the operations' files (those
+ * are backend_cuda_impl.h's), so the files below it do not call back up
+ * into them. */
 #ifndef TL_CUDA_BACKEND_H
 #define TL_CUDA_BACKEND_H
 
@@ -118,7 +119,7 @@ static inline tl_cu_launch on(const cuda_backend *cb, cudaStream_t s)
  * poisson7 128^3: 148.55 us with the default three-split schedule
  * against 146.40 with --schedule sync, results/wave3-checks-h200/
  * session5/R). Without one the local dots are the global ones
- * (cuda_dot_begin). */
+ * (tl_cu_be_dot_begin). */
 static inline int tl_cu_be_device_comm(const tl_ctx *ctx)
 {
     return ctx->size > 1;

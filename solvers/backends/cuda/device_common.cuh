@@ -151,7 +151,7 @@ __device__ static void block_sums(double *v, int n, double (*sh)[BLOCK / 32])
 
 /* A program run's registers for the host (io.copy: mapped host memory):
  * the registers, a system-wide fence, then the run's number, which the
- * host polls for (backend_cuda.c, regs_get). No event on the stream is
+ * host polls for (backend_cuda_scalars.c, regs_get). No event on the stream is
  * needed to say they are there, and an event record between two kernels
  * would stop the second from being launched programmatically. */
 __device__ __forceinline__ static void publish_regs(const tl_sc_io &io, const double *regs)

@@ -1,5 +1,5 @@
 /* The kernel arguments of a fused update pass (tl_cu_update_args): the
- * one translation of tl_update for backend_cuda.c's updates and
+ * one translation of tl_update for backend_cuda_updates.c's updates and
  * fused_iterations.c's persistent loop. */
 #include "config.h"
 
