@@ -622,6 +622,15 @@ TL_TEST(channel_counts_differing_unmatched)
                       !strstr(o, "\n  0    \"nccl:p2p 0->1 x2, 1->0 on ") && !strstr(o, "\n  1    \"nccl:p2p 0->1 on "),
                   "%s", o);
     free(o);
+    /* collectives pairs them alike: rank 1's send with rank 0's batch, left
+     * whole (before, no row: the send's one partner was to show the pair,
+     * and the batch, left whole, showed none; "# 0 rows") */
+    o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    TL_ASSERT_MSG(m && strstr(m, "     0 \"send 1->0\" \"1 (pp, ranks 0-1)\"   0     2     50.0 50.0         1") &&
+                      strstr(m, "# 3 rows") && !strstr(m, "coalesced") && !strstr(m, "recv 0->1"),
+                  "%s", o);
+    free(o);
 }
 
 /* A channel key that is no channel text (a hand-edited import) is
