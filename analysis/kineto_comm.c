@@ -579,8 +579,10 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
     for (size_t i = 0, c = 0; i < n; i++) {
         if (r[i].ch.n) { /* paired by its messages: with its partners, a pair of one each once */
             size_t j = c++, np = cp.pp.first[j + 1] - cp.pp.first[j], *pt = cp.pp.partner + cp.pp.first[j];
-            if (cp.pp.whole[j] || !np || (np == 1 && *pt < j && cp.pp.first[*pt + 1] - cp.pp.first[*pt] == 1))
-                continue;
+            /* shown from the earlier of the two, unless that one is left whole (a channel of it
+             * unmatched) and shows none: then rank 1's send paired with rank 0's batch had no row */
+            int shown = np == 1 && *pt < j && !cp.pp.whole[*pt] && cp.pp.first[*pt + 1] - cp.pp.first[*pt] == 1;
+            if (cp.pp.whole[j] || !np || shown) continue;
             who[0] = i;
             for (size_t p = 0; p < np; p++) who[p + 1] = cp.row[pt[p]];
             TL_TRYGOTO(matched_row(m, r, rc, nr, who, np + 1, 1, worst, worst_i), st, fail);

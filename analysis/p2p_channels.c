@@ -74,11 +74,12 @@ static int64_t read_count(const char **p)
 }
 
 /* The length of the channel text at `at`, for a message: to its ", " or
- * the space before the process group, 40 characters at most. */
+ * the space before the process group, 40 characters at most ("0->1,1->2",
+ * channels not ", " apart, whole). */
 static int channel_span(const char *at)
 {
     int n = 0;
-    while (n < 40 && at[n] && at[n] != ',' && !(at[n] == ' ' && at[n + 1] != 'x')) n++;
+    while (n < 40 && at[n] && strncmp(at + n, ", ", 2) != 0 && !(at[n] == ' ' && at[n + 1] != 'x')) n++;
     return n;
 }
 
@@ -96,7 +97,10 @@ static const char *read_channel(const char *p, tl_an_p2p_channels *c, char *why,
         count = read_count(&p); /* written from 2 up: x0 or x1 is no count the writer gives */
         if (count >= 0 && count < 2) count = -1;
     }
-    if (src < 0 || dst < 0 || count < 0 || src == dst || (p[0] != '\0' && p[0] != ' ' && p[0] != ',')) {
+    /* followed by the next channel's ", ", the rest's space or nothing: a bare ',' (before, "0->1,1->2"
+     * read as 0->1 with ",1->2 on ..." its process group, paired with nothing) is no channel text */
+    int ends = p[0] == '\0' || (p[0] == ' ' && p[1] != 'x') || !strncmp(p, ", ", 2);
+    if (src < 0 || dst < 0 || count < 0 || src == dst || !ends) {
         snprintf(why, nwhy,
                  "bad channel '%.*s': not A->B or A->B xN (ranks A and B apart, N messages from 2 to 2147483647)",
                  channel_span(at), at);

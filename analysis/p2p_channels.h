@@ -51,7 +51,8 @@ typedef enum tl_an_p2p_key {
  * an ordinary name), then the rest, empty or from a space on (the
  * process group: " on process group 1 (pp, ranks 0,2)"): *rest its
  * offset in key. Refused (BAD): a channel not "A->B" or "A->B xN" with
- * A != B ranks, N from 2 up to INT32_MAX, a channel twice, more than
+ * A != B ranks, N from 2 up to INT32_MAX, or followed by neither ", ",
+ * a space (not " x") nor the end; a channel twice, more than
  * TL_AN_P2P_MAX_CHANNELS. */
 tl_an_p2p_key tl_an_p2p_channels_read(const char *key, tl_an_p2p_channels *c, size_t *rest, char *why, size_t nwhy);
 

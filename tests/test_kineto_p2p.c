@@ -622,6 +622,15 @@ TL_TEST(channel_counts_differing_unmatched)
                       !strstr(o, "\n  0    \"nccl:p2p 0->1 x2, 1->0 on ") && !strstr(o, "\n  1    \"nccl:p2p 0->1 on "),
                   "%s", o);
     free(o);
+    /* collectives pairs them alike: rank 1's send with rank 0's batch, left
+     * whole (before, no row: the send's one partner was to show the pair,
+     * and the batch, left whole, showed none; "# 0 rows") */
+    o = analyze("collectives", dir);
+    const char *m = strstr(o, "# table: matched across ranks");
+    TL_ASSERT_MSG(m && strstr(m, "     0 \"send 1->0\" \"1 (pp, ranks 0-1)\"   0     2     50.0 50.0         1") &&
+                      strstr(m, "# 3 rows") && !strstr(m, "coalesced") && !strstr(m, "recv 0->1"),
+                  "%s", o);
+    free(o);
 }
 
 /* A channel key that is no channel text (a hand-edited import) is
@@ -644,6 +653,18 @@ TL_TEST(bad_channel_key_refused)
                             out),
                  0);
     tl_test_refused(1, "bad channel '1->2 x2147483648'", "%s/trilap-analyze diagnose %s", tl_test_bin(), out);
+    /* channels not ", " apart: before, "0->1" was read, ",1->2 on ..." taken for its
+     * process group, and the operation paired with nothing, exit 0 */
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/nccl:p2p 0->1, 1->2 x2147483648 on/nccl:p2p 0->1,1->2 on/' %s/trace.rank1.csv",
+                            out),
+                 0);
+    tl_test_refused(1, "operation 'nccl:p2p 0->1,1->2 on process group 1 (pp, ranks 0-3)': bad channel '0->1,1->2': "
+                       "not A->B or A->B xN",
+                    "%s/trilap-analyze overlap %s", tl_test_bin(), out);
+    /* a count not a number: before, " xq on ..." was taken for the process group */
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/nccl:p2p 0->1,1->2 on/nccl:p2p 0->1, 1->2 xq on/' %s/trace.rank1.csv", out), 0);
+    tl_test_refused(1, "bad channel '1->2 xq': not A->B or A->B xN", "%s/trilap-analyze overlap %s", tl_test_bin(),
+                    out);
 }
 
 TL_TEST_MAIN(send_recv_paired_by_group_ranks_in_names, send_recv_paired_by_dst_and_src_rank,
