@@ -254,7 +254,7 @@ TL_DATA ?= $(abspath ../shared/data)
 # and mpirun more than they compute), except the suites that time
 # themselves, spin, send signals at chosen moments or size their work from
 # the whole machine: those run alone. ASan + UBSan (make asan) and TSan
-# (make tsan) are targets of their own, which .ci/run runs after check.
+# (make tsan) are targets of their own, which .ci/run runs beside check.
 # Three at a time on CI's two cores: two at a time kept the cores 72 %
 # busy (make check at 134 % CPU over 519 s, vmstat: 28 % idle,
 # results/wave3-host/session43-checks), the waits leaving a core idle.
@@ -292,8 +292,9 @@ ASAN_TESTS := test_mmio test_binfmt test_trace test_reliability_input test_relia
 ASAN_FUZZ ?= 1
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# asan-build and tsan-build build their trees alone (.ci/run builds them
-# beside make check's tests, which leave part of two cores idle)
+# asan-build and tsan-build build their trees alone (.ci/run builds them,
+# then runs make asan and make tsan, beside make check's tests, which leave
+# part of two cores idle)
 asan-build:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) BIN=$(ASAN_BUILD)/bin SANITIZE=address,undefined OPT=-O1 \
 	  WERROR=0 CUDA=0 $(addprefix $(ASAN_BUILD)/bin/,$(ASAN_PROGRAMS)) $(addprefix $(ASAN_BUILD)/tests/,$(ASAN_TESTS))
