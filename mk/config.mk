@@ -5,9 +5,16 @@
 # Every make reads this, the tests' own makes too (some 50 in make check),
 # and each $(shell) is a process (about 0.55 s of CPU a make on the 2-core
 # VM, all told): what only `make help` prints, the versions of MPI, NCCL,
-# PETSc and SimGrid, is read when it prints it (`=`, not `:=`).
+# PETSc and SimGrid, is read when it prints it (`=`, not `:=`). A tool
+# looked up on PATH (`GNUPLOT ?= $(shell command -v gnuplot)`) is made
+# simple right after (`GNUPLOT := $(GNUPLOT)`; a value given on the
+# command line or in the environment kept): a `?=` is expanded again at
+# every use, and config.h's text (mk/rules.mk's CONFIG_BODY), exported to
+# every recipe, names MPIRUN and GNUPLOT, two shells a recipe, 875 of the
+# 2,218 shells make started in a CI build of `all tests` (CUDA_HOME set).
 
 CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)))
+CUDA_HOME := $(CUDA_HOME)
 NVCC      ?= $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc))
 # sm_90 (H100/H200) and sm_80 (A100). In CI (CI=true, as GitHub Actions,
 # GitLab and most runners set it) the CUDA code is only compiled, never
@@ -71,12 +78,14 @@ NVTX_H := $(if $(CUDA_INC),$(wildcard $(CUDA_INC)/nvtx3/nvToolsExt.h))
 $(eval $(call feature_check,NVTX,$(NVTX_H),NVTX3 headers ($(CUDA_HOME)/include/nvtx3)))
 
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
+MPICC := $(MPICC)
 $(eval $(call feature_check,MPI,$(MPICC),mpicc (install libopenmpi-dev)))
 ifeq ($(HAVE_MPI),1)
   MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -show -c 2>/dev/null | cut -d' ' -f2-)
   MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -show 2>/dev/null | cut -d' ' -f2-)
   MPI_VERSION_STR = $(shell mpirun --version 2>/dev/null | head -n1)
   MPIRUN ?= $(shell command -v mpirun 2>/dev/null)
+  MPIRUN := $(MPIRUN)
 endif
 
 METIS_H := $(firstword $(wildcard $(METIS_HOME)/include/metis.h /usr/include/metis.h /usr/local/include/metis.h))
@@ -112,6 +121,7 @@ FUZZ_LDFLAGS := -g $(FUZZ_SAN) -fsanitize=fuzzer$(if $(LDFLAGS), $(LDFLAGS))
 fuzz_objs = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
 
 GNUPLOT ?= $(shell command -v gnuplot 2>/dev/null)
+GNUPLOT := $(GNUPLOT)
 $(eval $(call feature_check,GNUPLOT,$(GNUPLOT),gnuplot (install gnuplot-nox)))
 
 # PETSc is compiled against (its headers) and loaded by trilap-solve at

@@ -72,12 +72,21 @@
 #                                 in the checkout's results/, named by the
 #                                 last line (before, a folder under TMPDIR,
 #                                 the table on stdout alone)
+#   ci_run_sanitizers_beside_check
+#                                 .ci/run under a stand-in make: make asan
+#                                 and make tsan start at nice 19 while make
+#                                 check runs, 600 s a test; the failing
+#                                 one's "N failed" last, exit 1, when asan
+#                                 or tsan fails, the sanitizer builds' log
+#                                 named when they fail, check's failure its
+#                                 own last line (before, make asan and make
+#                                 tsan started once check had ended)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused session_no_gpu_refused foreign_bad_arguments
 foreign_failed_step_exit_1 foreign_verify_bad_arguments foreign_verify_no_gpu_refused foreign_verify_failed_step_exit_1
 slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused slurm_comm_ranks_from_the_allocation
-schedules_oversubscribe_open_mpi_only bench_solver_scripts_keep_raw"
+schedules_oversubscribe_open_mpi_only bench_solver_scripts_keep_raw ci_run_sanitizers_beside_check"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_cluster.XXXXXX")
@@ -439,12 +448,51 @@ bench_solver_scripts_keep_raw() {
         fail "bench-cg.sh without OUT: exit $rc, its last line '$(tail -n 1 "$probe/said")'"
 }
 
+# .ci/run in $probe/ci with a stand-in make that logs each goal with its
+# nice level and TL_TEST_TIMEOUT; its `check` ends once the stand-ins of
+# make asan and make tsan have (5 s at most; at once when check or the
+# sanitizer builds fail), and the goals in FAIL fail
+ci_run() {
+    mkdir -p "$probe/ci/.ci" "$probe/ci/scripts" "$probe/ci/build" "$probe/ci/data/matrices"
+    cp "$top/.ci/run" "$probe/ci/.ci/run"
+    printf '#!/usr/bin/env bash\nexit 0\n' >"$probe/ci/scripts/install-deps.sh"
+    chmod +x "$probe/ci/scripts/install-deps.sh"
+    # shellcheck disable=SC2016 # the stand-in's own expansions
+    fake make 'goal=${*: -1}
+for a; do case $a in check | asan | tsan | asan-build) goal=$a ;; esac; done
+echo "$goal nice=$(nice) timeout=${TL_TEST_TIMEOUT:-}" >>"$CI_LOG"
+if [ "$goal" = check ] && [[ " $FAIL " != *" check "* && " $FAIL " != *" asan-build "* ]]; then
+    for _ in $(seq 100); do [ -e "$CI_LOG.asan" ] && [ -e "$CI_LOG.tsan" ] && break; sleep 0.05; done
+    [ -e "$CI_LOG.asan" ] && [ -e "$CI_LOG.tsan" ] || { echo "check: 1 failed (no asan and tsan beside it)"; exit 1; }
+fi
+touch "$CI_LOG.$goal"
+[[ " $FAIL " != *" $goal "* ]] || { echo "$goal: 1 failed"; exit 1; }
+echo "$goal: 0 failed"'
+    rm -f "$probe/ci.log"*
+    CI_LOG=$probe/ci.log FAIL=$1 TL_DATA=$probe/ci/data run_in "$probe/ci" .ci/run
+}
+
+ci_run_sanitizers_beside_check() {
+    local case fails want_rc want_last
+    for case in "|0|tsan: 0 failed" "asan|1|asan: 1 failed" "tsan|1|tsan: 1 failed" \
+        "asan-build|1|.ci/run: the sanitizer builds failed (build/sanitizer-build.log)" "check|1|check: 1 failed"; do
+        IFS='|' read -r fails want_rc want_last <<<"$case"
+        ci_run "$fails"
+        [ "$rc" = "$want_rc" ] && [ "$(tail -n 1 "$probe/said")" = "$want_last" ] ||
+            fail ".ci/run with '$fails' failing: exit $rc, its last lines: $(tail -n 4 "$probe/said")"
+        [ -n "$fails" ] || {
+            grep -qx 'asan nice=19 timeout=600' "$probe/ci.log" && grep -qx 'tsan nice=19 timeout=600' "$probe/ci.log" &&
+                grep -qx 'check nice=0 timeout=' "$probe/ci.log"
+        } || fail ".ci/run's makes (goal, nice level, TL_TEST_TIMEOUT): $(cat "$probe/ci.log")"
+    done
+}
+
 case ${1:-} in
     --list) echo $tests ;;
     multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | session_no_gpu_refused | \
         foreign_bad_arguments | foreign_failed_step_exit_1 | foreign_verify_bad_arguments | foreign_verify_no_gpu_refused | \
         foreign_verify_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
         slurm_job_sh_run_refused | slurm_comm_ranks_from_the_allocation | schedules_oversubscribe_open_mpi_only | \
-        bench_solver_scripts_keep_raw) "$1" ;;
+        bench_solver_scripts_keep_raw | ci_run_sanitizers_beside_check) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
 esac

@@ -1322,50 +1322,10 @@ static char *analyze(int *rc, ...)
     return tl_test_read(out);
 }
 
-TL_TEST(no_nan_on_committed_runs)
-{
-    /* every run folder and Nsight Systems export under results/, every
-     * command: undefined values print "-" with a reason, never nan */
-    char list[600], out[600];
-    snprintf(list, sizeof list, "%s", tl_test_path("runs"));
-    snprintf(out, sizeof out, "%s", tl_test_path("tl.csv"));
-    TL_ASSERT_EQ(tl_test_sh("{ find results \\( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \\) "
-                            "-printf '%%h\\n'; find results -name '*.sqlite.gz'; } | sort -u > %s", list), 0);
-    char *runs = tl_test_read(list), *save = NULL;
-    int n = 0;
-    for (char *run = strtok_r(runs, "\n", &save); run; run = strtok_r(NULL, "\n", &save)) {
-        char input[700];
-        snprintf(input, sizeof input, "%s", run);
-        /* a run folder of gzipped rank files is read as it is; SQLite opens only a plain export */
-        if (strstr(run, ".sqlite.gz")) {
-            snprintf(input, sizeof input, "%s", tl_test_path("x.sqlite"));
-            TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s", run, input), 0);
-        }
-        /* an export has no complete=no to accept: the flag is refused there */
-        const char *acc = strstr(run, ".sqlite") ? "" : "--accept-incomplete";
-        static const char *const cmds[] = {"overlap", "diagnose", "breakdown"};
-        int rc;
-        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
-            char *o = analyze(&rc, cmds[c], acc, input, NULL);
-            TL_ASSERT_MSG(rc == 0, "%s %s %s: exit %d: %s", cmds[c], acc, input, rc, o);
-            TL_ASSERT_MSG(!tl_test_says_nan(o), "%s %s:\n%s", cmds[c], run, o);
-            free(o);
-        }
-        char *o = analyze(&rc, "timeline", acc, input, "-o", out, NULL);
-        TL_ASSERT_MSG(rc == 0, "timeline %s %s: exit %d: %s", acc, input, rc, o);
-        free(o);
-        char *t = tl_test_read(out);
-        TL_ASSERT_MSG(!tl_test_says_nan(t), "timeline %s", run);
-        free(t);
-        n++;
-    }
-    TL_ASSERT_MSG(n >= 10, "only %d runs found under results/", n);
-    free(runs);
-}
-
 /* `overlap` reads `input` with `flags`; a run the refusal says is marked
- * complete=no (the one documented reason) reads with --accept-incomplete. */
-static void loads(const char *input, const char *flags)
+ * complete=no (the one documented reason) reads with --accept-incomplete.
+ * What it printed (malloc'd). */
+static char *loads(const char *input, const char *flags)
 {
     int rc;
     char *o = analyze(&rc, "overlap", flags, input, NULL);
@@ -1374,7 +1334,7 @@ static void loads(const char *input, const char *flags)
         o = analyze(&rc, "overlap", "--accept-incomplete", flags, input, NULL);
     }
     TL_ASSERT_MSG(rc == 0, "overlap %s %s refused a run that is one:\n%s", flags, input, o);
-    free(o);
+    return o;
 }
 
 /* --raw-clock on a PyTorch profiler trace or an Nsight Systems export,
@@ -1389,6 +1349,31 @@ static void raw_clock_refused(const char *input)
     free(o);
 }
 
+/* A run folder or an Nsight Systems export (input; run, the name under
+ * results/) through every other command: undefined values print "-" with
+ * a reason, never nan. overlap's output is the caller's (`loads`). */
+static void no_nan_in_commands(const char *input, const char *run)
+{
+    /* an export has no complete=no to accept: the flag is refused there */
+    const char *acc = strstr(input, ".sqlite") ? "" : "--accept-incomplete";
+    char out[600];
+    snprintf(out, sizeof out, "%s", tl_test_path("tl.csv"));
+    static const char *const cmds[] = {"diagnose", "breakdown"};
+    int rc;
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        char *o = analyze(&rc, cmds[c], acc, input, NULL);
+        TL_ASSERT_MSG(rc == 0, "%s %s %s: exit %d: %s", cmds[c], acc, input, rc, o);
+        TL_ASSERT_MSG(!tl_test_says_nan(o), "%s %s:\n%s", cmds[c], run, o);
+        free(o);
+    }
+    char *o = analyze(&rc, "timeline", acc, input, "-o", out, NULL);
+    TL_ASSERT_MSG(rc == 0, "timeline %s %s: exit %d: %s", acc, input, rc, o);
+    free(o);
+    char *t = tl_test_read(out);
+    TL_ASSERT_MSG(!tl_test_says_nan(t), "timeline %s", run);
+    free(t);
+}
+
 TL_TEST(every_committed_trace_loads)
 {
     /* the checks that refuse the ranks of two runs in one folder (and a run
@@ -1396,7 +1381,10 @@ TL_TEST(every_committed_trace_loads)
      * and PyTorch profiler trace under results/ and the shared Kineto sets,
      * on the measured offsets, on each rank's raw clock and with offsets
      * estimated; what import writes of each export and Kineto set reads
-     * back as it is, without --accept-incomplete */
+     * back as it is, without --accept-incomplete. Every run folder and
+     * export, through every command besides: undefined values print "-"
+     * with a reason, never nan (no_nan_on_committed_runs read them all a
+     * second time, a test of its own) */
     char list[600];
     snprintf(list, sizeof list, "%s", tl_test_path("inputs"));
     const char *kineto = tl_test_env("TL_DATA", "../shared/data");
@@ -1406,7 +1394,7 @@ TL_TEST(every_committed_trace_loads)
                             kineto, kineto, list),
                  0);
     char *inputs = tl_test_read(list), *save = NULL;
-    int n = 0;
+    int n = 0, runs = 0;
     for (char *in = strtok_r(inputs, "\n", &save); in; in = strtok_r(NULL, "\n", &save), n++) {
         char input[700], imp[700];
         snprintf(input, sizeof input, "%s", in);
@@ -1415,20 +1403,27 @@ TL_TEST(every_committed_trace_loads)
             TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && gzip -dc %s > %s", tl_test_path("x"), in, input), 0);
         }
         int foreign = strstr(input, ".sqlite") || strstr(input, ".json") || strstr(input, "/kineto/");
-        loads(input, "");
+        char *o = loads(input, "");
+        if (!strstr(input, ".json") && !strstr(input, "/kineto/")) { /* a run folder or an export */
+            TL_ASSERT_MSG(!tl_test_says_nan(o), "overlap %s:\n%s", in, o);
+            no_nan_in_commands(input, in);
+            runs++;
+        }
+        free(o);
         if (foreign) raw_clock_refused(input);
-        else loads(input, "--raw-clock");
-        loads(input, "--align-clocks");
+        else free(loads(input, "--raw-clock"));
+        free(loads(input, "--align-clocks"));
         if (!foreign) continue;
         snprintf(imp, sizeof imp, "%s/%d", tl_test_path("imported"), n);
         int rc;
-        char *o = analyze(&rc, "import", input, "-o", imp, NULL);
+        o = analyze(&rc, "import", input, "-o", imp, NULL);
         TL_ASSERT_MSG(rc == 0, "import %s -o %s: exit %d: %s", input, imp, rc, o);
         free(o);
         o = analyze(&rc, "overlap", imp, NULL);
         TL_ASSERT_MSG(rc == 0, "the import of %s does not read back:\n%s", input, o);
         free(o);
     }
+    TL_ASSERT_MSG(runs >= 10, "only %d runs found under results/", runs);
     TL_ASSERT_MSG(n >= 60, "only %d inputs found under results/ and %s/kineto", n, kineto);
     free(inputs);
 }
@@ -1665,7 +1660,7 @@ TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, 
              host_ranks_iter_range_outside_refused,
              host_ranks_communication_counted_in_window,
              host_ranks_per_iter_derived_undefined, host_ranks_breakdown_counts_host, cpu_runs_compute_counted,
-             gpu_ranks_host_compute_marks_not_compute, gpu_rank_without_activity_host_compute_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, fdtd_exchanges_per_step_compared, cg_async_rerun_said, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             gpu_ranks_host_compute_marks_not_compute, gpu_rank_without_activity_host_compute_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, fdtd_exchanges_per_step_compared, cg_async_rerun_said, nccl_wait_split_on_naive, nsys_threads_are_ranks,
              align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads,
              staging_copies_counted_in_selection, host_staged_breakdown_counts_host_comm, guessed_owners_said,
              late_ranks_example_from_the_loop, posts_and_apart_ranks_do_not_wait, host_staged_no_overlap_remedy)
