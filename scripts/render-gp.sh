@@ -52,10 +52,14 @@ render_gp_lock() {
         for ((i = 0; ; i++)); do
             mkdir -- "$1.d" 2>/dev/null && break
             owner=$(cat -- "$1.d/owner" 2>/dev/null) || owner=""
-            # a holder of this host that is gone (killed) left it
+            # a holder of this host that is gone (killed) left it: broken,
+            # but only while it still names that holder (between the read
+            # and here the holder may have ended its lock and exited, and
+            # another taken it, its owner line not yet written: in a CI
+            # run of 16da729 that line went into a removed folder)
             if [[ $owner == "$HOSTNAME "* ]] && ! kill -0 "${owner#* }" 2>/dev/null &&
                 ! ps -p "${owner#* }" >/dev/null 2>&1; then
-                rm -rf -- "$1.d"
+                [[ $(cat -- "$1.d/owner" 2>/dev/null) != "$owner" ]] || rm -rf -- "$1.d"
                 continue
             fi
             ((i < wait * 10)) || return 1
