@@ -1999,9 +1999,9 @@ static void many_nccl_trace(const char *path, int n, int rank, int world)
 
 /* The processor time (user and system) of `trilap-analyze args`, not its
  * wall time: on CI's two cores shared with two other tests and the
- * sanitizers' runs, wall time put 32000 kernels at 1.66 s against 8000's
- * 0.16 s (a CI run of 16da729), over the bound with no change of the
- * reader. */
+ * sanitizers' runs, wall time put 32000 kernels over the bound against
+ * 8000's with no change of the reader (a CI run of 16da729 beside a
+ * helper's builds). */
 static double seconds_of(const char *args)
 {
     struct rusage a, b;
